@@ -1,0 +1,50 @@
+/// Everything the in-app key mapping needs: the consent strings a CMP produced and the facts that cannot be derived
+/// from them (`gdprApplies`, the CMP SDK id and version).
+///
+/// (Skeleton: helper B owns this file and the mapping; keep the public shape or update the callers.)
+public struct InAppConsent: Sendable, Hashable {
+    /// The raw TC string. It is decoded by the mapping and stored verbatim in `IABTCF_TCString`.
+    public var tcString: String?
+    /// `IABTCF_gdprApplies`: `nil` leaves the key unset ("undetermined").
+    public var gdprApplies: Bool?
+    /// `IABTCF_CmpSdkID`.
+    public var cmpSDKID: Int?
+    /// `IABTCF_CmpSdkVersion`.
+    public var cmpSDKVersion: Int?
+    /// Google Additional Consent string, `IABTCF_AddtlConsent`.
+    public var additionalConsent: String?
+    /// GPP string, for the `IABGPP_*` keys.
+    public var gppString: String?
+    /// GPP applicable section ids (`IABGPP_GppSID`); `nil` derives them from the GPP header.
+    public var gppApplicableSections: [Int]?
+    /// US Privacy string, `IABUSPrivacy_String`.
+    public var usPrivacy: String?
+
+    /// Creates the mapping input.
+    public init(
+        tcString: String? = nil,
+        gdprApplies: Bool? = nil,
+        cmpSDKID: Int? = nil,
+        cmpSDKVersion: Int? = nil,
+        additionalConsent: String? = nil,
+        gppString: String? = nil,
+        gppApplicableSections: [Int]? = nil,
+        usPrivacy: String? = nil
+    ) {
+        self.tcString = tcString
+        self.gdprApplies = gdprApplies
+        self.cmpSDKID = cmpSDKID
+        self.cmpSDKVersion = cmpSDKVersion
+        self.additionalConsent = additionalConsent
+        self.gppString = gppString
+        self.gppApplicableSections = gppApplicableSections
+        self.usPrivacy = usPrivacy
+    }
+}
+
+extension IABKeySet {
+    /// Maps consent to the complete IAB in-app key set. (Skeleton: implemented by the mapping work.)
+    public init(mapping consent: InAppConsent) throws {
+        fatalError("IAB key mapping is not implemented yet")
+    }
+}

@@ -1,0 +1,164 @@
+/// A set of positive integer identifiers (purpose, special feature or vendor ids), stored as a bit vector.
+///
+/// TCF identifiers start at 1 and are dense and small (purposes 1–24, vendors up to 65,535), so a bit vector is both the
+/// smallest and the fastest representation: membership is one shift, and the IAB in-app binary strings
+/// (`'1'` at index *n* for id *n + 1*) are produced straight from the words.
+///
+/// Two sets are equal when they contain the same ids; the storage is kept normalised (no trailing zero words).
+public struct IDSet: Sendable, Hashable {
+    /// Bit *i* of word *w* represents id `w * 64 + i + 1`.
+    @usableFromInline
+    internal private(set) var words: [UInt64]
+
+    /// The largest id a TCF field can carry (16-bit vendor ids).
+    public static let maximumID = 65_535
+
+    /// An empty set.
+    public init() {
+        words = []
+    }
+
+    /// A set holding the given ids. Ids outside `1...IDSet.maximumID` are ignored.
+    public init<S: Sequence>(_ ids: S) where S.Element == Int {
+        words = []
+        for id in ids { insert(id) }
+    }
+
+    /// Whether the set holds no id.
+    @inlinable
+    public var isEmpty: Bool { words.isEmpty }
+
+    /// The number of ids in the set.
+    public var count: Int {
+        var total = 0
+        for word in words { total &+= word.nonzeroBitCount }
+        return total
+    }
+
+    /// The highest id in the set, or `nil` when the set is empty.
+    public var max: Int? {
+        guard let last = words.last else { return nil }
+        return (words.count - 1) * 64 + (64 - last.leadingZeroBitCount)
+    }
+
+    /// Whether `id` is in the set.
+    @inlinable
+    public func contains(_ id: Int) -> Bool {
+        guard id >= 1 else { return false }
+        let index = (id - 1) >> 6
+        guard index < words.count else { return false }
+        return words[index] & (1 << UInt64((id - 1) & 63)) != 0
+    }
+
+    /// Adds `id`. Ids outside `1...IDSet.maximumID` are ignored.
+    public mutating func insert(_ id: Int) {
+        guard id >= 1, id <= IDSet.maximumID else { return }
+        let index = (id - 1) >> 6
+        if index >= words.count {
+            words.append(contentsOf: repeatElement(0, count: index - words.count + 1))
+        }
+        words[index] |= 1 << UInt64((id - 1) & 63)
+    }
+
+    /// Adds every id of `range` that lies in `1...IDSet.maximumID`.
+    public mutating func insert(contentsOf range: ClosedRange<Int>) {
+        let lower = Swift.max(range.lowerBound, 1)
+        let upper = Swift.min(range.upperBound, IDSet.maximumID)
+        guard lower <= upper else { return }
+        let lastIndex = (upper - 1) >> 6
+        if lastIndex >= words.count {
+            words.append(contentsOf: repeatElement(0, count: lastIndex - words.count + 1))
+        }
+        var id = lower
+        while id <= upper {
+            let bit = (id - 1) & 63
+            let index = (id - 1) >> 6
+            let span = Swift.min(64 - bit, upper - id + 1)
+            let mask: UInt64 = span == 64 ? ~0 : ((1 << UInt64(span)) - 1) << UInt64(bit)
+            words[index] |= mask
+            id += span
+        }
+    }
+
+    /// Removes `id` if present.
+    public mutating func remove(_ id: Int) {
+        guard id >= 1 else { return }
+        let index = (id - 1) >> 6
+        guard index < words.count else { return }
+        words[index] &= ~(1 << UInt64((id - 1) & 63))
+        normalize()
+    }
+
+    /// The ids in ascending order.
+    public var sorted: [Int] { Array(self) }
+
+    /// The IAB in-app binary string: `'1'` at index *n* when id *n + 1* is in the set, up to the highest id in the set,
+    /// and `""` for an empty set (the convention of the IAB reference implementation's `InAppTCData`).
+    ///
+    /// See "CMP API v2 — In-App Details", `IABTCF_VendorConsents`.
+    public var binaryString: String {
+        guard let max else { return "" }
+        return String(unsafeUninitializedCapacity: max) { buffer in
+            for index in 0..<max {
+                let set = words[index >> 6] & (1 << UInt64(index & 63)) != 0
+                buffer[index] = set ? UInt8(ascii: "1") : UInt8(ascii: "0")
+            }
+            return max
+        }
+    }
+
+    private mutating func normalize() {
+        while let last = words.last, last == 0 { words.removeLast() }
+    }
+}
+
+extension IDSet: Sequence {
+    /// Iterates the ids in ascending order.
+    public struct Iterator: IteratorProtocol {
+        private let words: [UInt64]
+        private var index = 0
+        private var current: UInt64
+
+        init(words: [UInt64]) {
+            self.words = words
+            current = words.first ?? 0
+        }
+
+        public mutating func next() -> Int? {
+            while current == 0 {
+                index += 1
+                guard index < words.count else { return nil }
+                current = words[index]
+            }
+            let bit = current.trailingZeroBitCount
+            current &= current &- 1
+            return index * 64 + bit + 1
+        }
+    }
+
+    public func makeIterator() -> Iterator { Iterator(words: words) }
+
+    public var underestimatedCount: Int { count }
+}
+
+extension IDSet: ExpressibleByArrayLiteral {
+    public init(arrayLiteral elements: Int...) {
+        self.init(elements)
+    }
+}
+
+extension IDSet: CustomStringConvertible {
+    public var description: String { "[" + map(String.init).joined(separator: ", ") + "]" }
+}
+
+extension IDSet: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        self.init(try container.decode([Int].self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(sorted)
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+
+/// A decoded IAB TCF v2 Transparency & Consent string (TCF v2.2 / 2.3 layout; v2.0 and v2.1 strings decode too).
+///
+/// The model holds every field of the core segment and of the optional segments. Optional segments that were absent
+/// are `nil`. Decode a string with ``TCString/init(decoding:)`` and produce one with ``TCString/encoded``.
+///
+/// Spec: "Transparency and Consent String with Global Vendor & CMP List Formats" v2.2,
+/// <https://github.com/InteractiveAdvertisingBureau/GDPR-Transparency-and-Consent-Framework/blob/master/TCFv2/IAB%20Tech%20Lab%20-%20Consent%20string%20and%20vendor%20list%20formats%20v2.md>,
+/// section "The core string".
+public struct TCString: Sendable, Hashable {
+    /// `Version` (6 bits). Always 2 for the formats this package reads.
+    public var version: Int
+    /// `Created` (36 bits): epoch deciseconds.
+    public var createdDeciseconds: Int64
+    /// `LastUpdated` (36 bits): epoch deciseconds.
+    public var lastUpdatedDeciseconds: Int64
+    /// `CmpId` (12 bits): the CMP that last updated the string.
+    public var cmpID: Int
+    /// `CmpVersion` (12 bits).
+    public var cmpVersion: Int
+    /// `ConsentScreen` (6 bits).
+    public var consentScreen: Int
+    /// `ConsentLanguage` (2 × 6 bits), upper case, e.g. `"EN"`.
+    public var consentLanguage: String
+    /// `VendorListVersion` (12 bits).
+    public var vendorListVersion: Int
+    /// `TcfPolicyVersion` (6 bits). 4 for TCF 2.2, 5 for current global vendor lists.
+    public var policyVersion: Int
+    /// `IsServiceSpecific` (1 bit). The spec requires 1.
+    public var isServiceSpecific: Bool
+    /// `UseNonStandardTexts` (1 bit; `UseNonStandardStacks` before TCF 2.2).
+    public var useNonStandardTexts: Bool
+    /// `SpecialFeatureOptIns` (12 bits): special feature ids the user opted in to.
+    public var specialFeatureOptIns: IDSet
+    /// `PurposesConsent` (24 bits).
+    public var purposeConsents: IDSet
+    /// `PurposesLITransparency` (24 bits).
+    public var purposeLegitimateInterests: IDSet
+    /// `PurposeOneTreatment` (1 bit): `true` when purpose 1 was not disclosed.
+    public var purposeOneTreatment: Bool
+    /// `PublisherCC` (2 × 6 bits), upper case ISO 3166-1 alpha-2, default `"AA"`.
+    public var publisherCountryCode: String
+    /// Vendor Consent Section.
+    public var vendorConsents: IDSet
+    /// Vendor Legitimate Interest Section.
+    public var vendorLegitimateInterests: IDSet
+    /// Publisher Restrictions Section, in string order.
+    public var publisherRestrictions: [PublisherRestriction]
+    /// DisclosedVendors segment (type 1); `nil` when absent. Mandatory from TCF 2.3 on.
+    public var disclosedVendors: IDSet?
+    /// AllowedVendors segment (type 2, deprecated out-of-band signalling); `nil` when absent.
+    public var allowedVendors: IDSet?
+    /// PublisherTC segment (type 3); `nil` when absent.
+    public var publisherTC: PublisherTC?
+
+    /// Creates a model. Defaults describe an empty, valid TCF 2.2 string.
+    public init(
+        version: Int = 2,
+        createdDeciseconds: Int64 = 0,
+        lastUpdatedDeciseconds: Int64 = 0,
+        cmpID: Int = 0,
+        cmpVersion: Int = 0,
+        consentScreen: Int = 0,
+        consentLanguage: String = "EN",
+        vendorListVersion: Int = 0,
+        policyVersion: Int = 4,
+        isServiceSpecific: Bool = true,
+        useNonStandardTexts: Bool = false,
+        specialFeatureOptIns: IDSet = [],
+        purposeConsents: IDSet = [],
+        purposeLegitimateInterests: IDSet = [],
+        purposeOneTreatment: Bool = false,
+        publisherCountryCode: String = "AA",
+        vendorConsents: IDSet = [],
+        vendorLegitimateInterests: IDSet = [],
+        publisherRestrictions: [PublisherRestriction] = [],
+        disclosedVendors: IDSet? = nil,
+        allowedVendors: IDSet? = nil,
+        publisherTC: PublisherTC? = nil
+    ) {
+        self.version = version
+        self.createdDeciseconds = createdDeciseconds
+        self.lastUpdatedDeciseconds = lastUpdatedDeciseconds
+        self.cmpID = cmpID
+        self.cmpVersion = cmpVersion
+        self.consentScreen = consentScreen
+        self.consentLanguage = consentLanguage
+        self.vendorListVersion = vendorListVersion
+        self.policyVersion = policyVersion
+        self.isServiceSpecific = isServiceSpecific
+        self.useNonStandardTexts = useNonStandardTexts
+        self.specialFeatureOptIns = specialFeatureOptIns
+        self.purposeConsents = purposeConsents
+        self.purposeLegitimateInterests = purposeLegitimateInterests
+        self.purposeOneTreatment = purposeOneTreatment
+        self.publisherCountryCode = publisherCountryCode
+        self.vendorConsents = vendorConsents
+        self.vendorLegitimateInterests = vendorLegitimateInterests
+        self.publisherRestrictions = publisherRestrictions
+        self.disclosedVendors = disclosedVendors
+        self.allowedVendors = allowedVendors
+        self.publisherTC = publisherTC
+    }
+
+    /// `Created` as a date.
+    public var created: Date { Date(timeIntervalSince1970: Double(createdDeciseconds) / 10) }
+
+    /// `LastUpdated` as a date.
+    public var lastUpdated: Date { Date(timeIntervalSince1970: Double(lastUpdatedDeciseconds) / 10) }
+}
+
+/// One entry of the Publisher Restrictions Section: a purpose, a restriction type and the vendors it applies to.
+///
+/// Spec: TC string format v2, "Publisher Restrictions Section".
+public struct PublisherRestriction: Sendable, Hashable {
+    /// `PurposeId` (6 bits).
+    public var purposeID: Int
+    /// `RestrictionType` (2 bits).
+    public var restrictionType: RestrictionType
+    /// The vendors the restriction applies to (range entries; ids need not exist in the vendor list).
+    public var vendors: IDSet
+
+    /// Creates a restriction entry.
+    public init(purposeID: Int, restrictionType: RestrictionType, vendors: IDSet) {
+        self.purposeID = purposeID
+        self.restrictionType = restrictionType
+        self.vendors = vendors
+    }
+}
+
+/// `RestrictionType` of a publisher restriction.
+public enum RestrictionType: Int, Sendable, Hashable, CaseIterable {
+    /// 0: "Purpose Flatly Not Allowed by Publisher".
+    case notAllowed = 0
+    /// 1: "Require Consent".
+    case requireConsent = 1
+    /// 2: "Require Legitimate Interest".
+    case requireLegitimateInterest = 2
+    /// 3: "UNDEFINED (not used)". Carried through so that decoding is lossless.
+    case undefined = 3
+}
+
+/// The PublisherTC segment (type 3): the publisher's own purposes and custom purposes.
+///
+/// Spec: TC string format v2, "Publisher Purposes Transparency and Consent".
+public struct PublisherTC: Sendable, Hashable {
+    /// `PubPurposesConsent` (24 bits).
+    public var purposeConsents: IDSet
+    /// `PubPurposesLITransparency` (24 bits).
+    public var purposeLegitimateInterests: IDSet
+    /// `NumCustomPurposes` (6 bits): how many custom purposes the publisher declared (0–63).
+    public var numberOfCustomPurposes: Int
+    /// `CustomPurposesConsent` (ids 1...numberOfCustomPurposes).
+    public var customPurposeConsents: IDSet
+    /// `CustomPurposesLITransparency` (ids 1...numberOfCustomPurposes).
+    public var customPurposeLegitimateInterests: IDSet
+
+    /// Creates a PublisherTC segment.
+    public init(
+        purposeConsents: IDSet = [],
+        purposeLegitimateInterests: IDSet = [],
+        numberOfCustomPurposes: Int = 0,
+        customPurposeConsents: IDSet = [],
+        customPurposeLegitimateInterests: IDSet = []
+    ) {
+        self.purposeConsents = purposeConsents
+        self.purposeLegitimateInterests = purposeLegitimateInterests
+        self.numberOfCustomPurposes = numberOfCustomPurposes
+        self.customPurposeConsents = customPurposeConsents
+        self.customPurposeLegitimateInterests = customPurposeLegitimateInterests
+    }
+}

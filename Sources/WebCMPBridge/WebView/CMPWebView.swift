@@ -1,0 +1,97 @@
+import Foundation
+
+/// What the bridge needs from a platform web view: the contract every adapter implements
+/// (`WKWebView` on Apple platforms, WebKitGTK on Linux, a hand-written fake in tests).
+///
+/// Adapters contain no decisions: they load, inject, evaluate and forward. Everything a page sends reaches the bridge
+/// through ``eventHandler`` as a ``WebViewEvent``, unvalidated.
+@MainActor
+public protocol CMPWebView: AnyObject {
+    /// Receives every navigation event and script message. The bridge sets it; adapters call it on the main actor.
+    var eventHandler: (@MainActor (WebViewEvent) -> Void)? { get set }
+
+    /// Starts loading `url` in the main frame.
+    func load(_ url: URL)
+
+    /// Adds a user script that runs in every subsequent page load.
+    func addUserScript(_ script: UserScript)
+
+    /// Removes every user script this adapter added.
+    func removeAllUserScripts()
+
+    /// Runs `source` in the main frame of the current page. Fire and forget: errors are ignored.
+    func evaluateJavaScript(_ source: String)
+
+    /// Registers a script message handler: afterwards the page's
+    /// `window.webkit.messageHandlers[name].postMessage(body)` reaches ``eventHandler`` as ``WebViewEvent/message(_:)``.
+    func addMessageHandler(named name: String)
+
+    /// Unregisters a script message handler.
+    func removeMessageHandler(named name: String)
+}
+
+/// A script that the web view injects into pages.
+public struct UserScript: Sendable, Hashable {
+    /// When the script runs.
+    public enum InjectionTime: Sendable, Hashable {
+        /// Before any of the page's own scripts.
+        case documentStart
+        /// After the document has been parsed.
+        case documentEnd
+    }
+
+    /// The JavaScript source.
+    public var source: String
+    /// When it runs.
+    public var injectionTime: InjectionTime
+    /// Whether it runs only in the main frame (`true`) or in every frame.
+    public var forMainFrameOnly: Bool
+
+    /// Creates a user script.
+    public init(source: String, injectionTime: InjectionTime, forMainFrameOnly: Bool = true) {
+        self.source = source
+        self.injectionTime = injectionTime
+        self.forMainFrameOnly = forMainFrameOnly
+    }
+}
+
+/// A message a page posted to a registered handler, as the platform delivered it. Untrusted.
+public struct ScriptMessage {
+    /// The handler the page posted to, e.g. `"jsHandler"`.
+    public var handlerName: String
+    /// The posted body, not yet validated.
+    public var body: ScriptMessageBody
+    /// Whether the sender was the main frame. Adapters that cannot tell must guarantee main-frame-only delivery.
+    public var isMainFrame: Bool
+    /// The sender's security origin (`scheme://host[:port]`), when the platform knows it.
+    public var origin: String?
+
+    /// Creates a message.
+    public init(handlerName: String, body: ScriptMessageBody, isMainFrame: Bool, origin: String?) {
+        self.handlerName = handlerName
+        self.body = body
+        self.isMainFrame = isMainFrame
+        self.origin = origin
+    }
+}
+
+/// A posted body in the form the platform hands it over. The bridge validates both forms with the same limits.
+public enum ScriptMessageBody {
+    /// JSON text (WebKitGTK's `jsc_value_to_json`; fakes in tests).
+    case json(String)
+    /// A Foundation object graph (`WKScriptMessage.body`: `NSString`, `NSNumber`, `NSArray`, `NSDictionary`, `NSNull`,
+    /// `NSDate`).
+    case foundation(Any)
+}
+
+/// Something that happened in the web view.
+public enum WebViewEvent {
+    /// A page posted a script message.
+    case message(ScriptMessage)
+    /// The main frame finished loading.
+    case didFinishLoading(URL?)
+    /// The main frame failed to load.
+    case didFailLoading(URL?, description: String)
+    /// The web content process terminated (it will need a reload).
+    case contentProcessDidTerminate
+}

@@ -1,0 +1,3 @@
+import WebCMPBridge
+
+print("webcmp: not implemented yet")
