@@ -115,3 +115,14 @@ public struct ConsentStore: Sendable {
     private static let encoder = JSONEncoder()
     private static let decoder = JSONDecoder()
 }
+
+extension ConsentStore {
+    /// The stored record. (Skeleton.)
+    public func record() -> ConsentRecord? { fatalError("ConsentStore is not implemented yet") }
+    /// The stored IAB keys. (Skeleton.)
+    public func iabKeys() -> IABKeySet { fatalError("ConsentStore is not implemented yet") }
+    /// Removes everything the store wrote. (Skeleton.)
+    public func clearAll() { fatalError("ConsentStore is not implemented yet") }
+    /// An in-memory store. (Skeleton.)
+    public static func inMemory() -> ConsentStore { ConsentStore() }
+}

@@ -1,0 +1,38 @@
+/// The App Tracking Transparency client: the current status, and a request.
+///
+/// The live Apple implementation is `TrackingAuthorizer.appTrackingTransparency` (Apple platforms only); tests
+/// build their own with closures.
+public struct TrackingAuthorizer: Sendable {
+    /// The current status.
+    public var status: @MainActor @Sendable () -> TrackingAuthorizationStatus
+    /// Shows the system prompt and returns the resulting status, or throws ``TrackingAuthorizationError``.
+    public var request: @MainActor @Sendable () async throws(TrackingAuthorizationError) -> TrackingAuthorizationStatus
+
+    /// Creates a client.
+    public init(
+        status: @escaping @MainActor @Sendable () -> TrackingAuthorizationStatus,
+        request: @escaping @MainActor @Sendable () async throws(TrackingAuthorizationError) -> TrackingAuthorizationStatus
+    ) {
+        self.status = status
+        self.request = request
+    }
+
+    /// A platform without App Tracking Transparency: status `.unavailable`, never prompts.
+    public static let unavailable = TrackingAuthorizer(status: { .unavailable }, request: { .unavailable })
+}
+
+/// Why a tracking authorization request failed.
+public enum TrackingAuthorizationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// `NSUserTrackingUsageDescription` is missing from the app's Info.plist; iOS would terminate the app.
+    case missingUsageDescription
+    /// The request could not be made now (e.g. the app is not active).
+    case unavailable(String)
+
+    public var description: String {
+        switch self {
+        case .missingUsageDescription:
+            return "NSUserTrackingUsageDescription is missing from Info.plist; add it before enabling the tracking prompt"
+        case .unavailable(let reason): return "tracking authorization is unavailable: \(reason)"
+        }
+    }
+}

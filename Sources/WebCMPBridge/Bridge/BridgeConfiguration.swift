@@ -1,0 +1,74 @@
+import Foundation
+
+/// How a ``ConsentBridge`` loads and talks to a hosted CMP page.
+public struct BridgeConfiguration: Sendable {
+    /// The hosted CMP page.
+    public var cmpURL: URL
+    /// The page's dialect; `nil` detects it from the first message (see ``ConsentBridge``).
+    public var dialect: CMPDialect?
+    /// Origins (`scheme://host[:port]`) allowed to post messages. Defaults to the origin of ``cmpURL``.
+    public var allowedOrigins: Set<String>
+    /// How long the page may take to become ready before a timeout error. Default 30 s.
+    public var readyTimeout: Duration
+    /// Whether a timeout clears stored consent. Off by default: stored consent stays untouched.
+    public var clearsConsentOnTimeout: Bool
+    /// The UI language (e.g. `"de"`), added to the URL as the query item ``languageQueryItemName``.
+    public var language: String?
+    /// The query item that carries ``language``. Default `"lang"`.
+    public var languageQueryItemName: String
+    /// Extra query items for the CMP URL, e.g. an authenticated user id.
+    public var additionalQueryItems: [URLQueryItem]
+    /// `IABTCF_CmpSdkID` to write; `nil` uses the CMP id the page reports, if any.
+    public var cmpSDKID: Int?
+    /// `IABTCF_CmpSdkVersion` to write.
+    public var cmpSDKVersion: Int?
+    /// `IABTCF_gdprApplies` when the page does not say; `nil` leaves the key unset ("undetermined").
+    public var gdprApplies: Bool?
+    /// When stored consent must be renewed.
+    public var expiry: ConsentExpiryPolicy
+    /// App Tracking Transparency chaining. Disabled by default: the kit never prompts on its own.
+    public var tracking: TrackingPolicy
+    /// Caps on message bodies.
+    public var limits: JSONLimits
+
+    /// Creates a configuration.
+    public init(
+        cmpURL: URL,
+        dialect: CMPDialect? = nil,
+        allowedOrigins: Set<String>? = nil,
+        readyTimeout: Duration = .seconds(30),
+        clearsConsentOnTimeout: Bool = false,
+        language: String? = nil,
+        languageQueryItemName: String = "lang",
+        additionalQueryItems: [URLQueryItem] = [],
+        cmpSDKID: Int? = nil,
+        cmpSDKVersion: Int? = nil,
+        gdprApplies: Bool? = true,
+        expiry: ConsentExpiryPolicy = ConsentExpiryPolicy(),
+        tracking: TrackingPolicy = .disabled,
+        limits: JSONLimits = .default
+    ) {
+        self.cmpURL = cmpURL
+        self.dialect = dialect
+        self.allowedOrigins = allowedOrigins ?? Set([SecurityOrigin.origin(of: cmpURL)].compactMap { $0 })
+        self.readyTimeout = readyTimeout
+        self.clearsConsentOnTimeout = clearsConsentOnTimeout
+        self.language = language
+        self.languageQueryItemName = languageQueryItemName
+        self.additionalQueryItems = additionalQueryItems
+        self.cmpSDKID = cmpSDKID
+        self.cmpSDKVersion = cmpSDKVersion
+        self.gdprApplies = gdprApplies
+        self.expiry = expiry
+        self.tracking = tracking
+        self.limits = limits
+    }
+
+    /// The URL the bridge loads: ``cmpURL`` with the language and the additional query items appended (existing query
+    /// items and the fragment are kept; a configured item replaces one of the same name).
+    public var resolvedURL: URL {
+        var items = additionalQueryItems
+        if let language { items.insert(URLQueryItem(name: languageQueryItemName, value: language), at: 0) }
+        return URLRewriting.settingQueryItems(items, in: cmpURL)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// When stored consent must be asked for again.
+///
+/// The TCF policy asks CMPs to re-ask at least every 13 months; the default maximum age of 390 days follows that
+/// guidance (TCF Policies, Appendix B and the IAB Europe "13 months" guidance).
+public struct ConsentExpiryPolicy: Sendable, Hashable {
+    /// The longest stored consent is used. Default 390 days.
+    public var maximumAge: TimeInterval
+    /// The CMP configuration version the app currently ships; stored consent given under another version is renewed.
+    public var currentConfigVersion: String?
+    /// The lowest acceptable `TcfPolicyVersion`; stored TC strings below it are renewed. Default 4 (TCF 2.2).
+    public var minimumPolicyVersion: Int?
+
+    /// Creates a policy.
+    public init(maximumAge: TimeInterval = 390 * 86_400, currentConfigVersion: String? = nil, minimumPolicyVersion: Int? = 4) {
+        self.maximumAge = maximumAge
+        self.currentConfigVersion = currentConfigVersion
+        self.minimumPolicyVersion = minimumPolicyVersion
+    }
+
+    /// Why `record` needs renewal at `now`, or `nil` when it is still good. Reads only the record: no web view, no
+    /// full TC string decode (the policy version is read from its fixed position).
+    public func renewalReason(for record: ConsentRecord?, now: Date) -> ConsentRenewalReason? {
+        guard let record, record.tcString != nil || record.gppString != nil else { return .noConsent }
+        if let expiration = record.expirationDate, expiration <= now { return .expired }
+        if now.timeIntervalSince(record.savedAt) > maximumAge { return .tooOld }
+        if let currentConfigVersion, record.configVersion != currentConfigVersion { return .configurationChanged }
+        if let minimumPolicyVersion, let tcString = record.tcString {
+            guard let version = Self.policyVersion(of: tcString) else { return .noConsent }
+            if version < minimumPolicyVersion { return .policyVersionChanged }
+        }
+        return nil
+    }
+
+    /// `TcfPolicyVersion` (bits 132–137, exactly the 23rd base64url character) without decoding the string.
+    static func policyVersion(of tcString: String) -> Int? {
+        let utf8 = tcString.utf8
+        guard utf8.count > 22, utf8.first == UInt8(ascii: "C") else { return nil }
+        let byte = utf8[utf8.index(utf8.startIndex, offsetBy: 22)]
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): return Int(byte - UInt8(ascii: "A"))
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): return Int(byte - UInt8(ascii: "a")) + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return Int(byte - UInt8(ascii: "0")) + 52
+        case UInt8(ascii: "-"): return 62
+        case UInt8(ascii: "_"): return 63
+        default: return nil
+        }
+    }
+}
+
+/// Why consent has to be asked for (again).
+public enum ConsentRenewalReason: String, Sendable, Hashable {
+    /// Nothing is stored (or what is stored is unreadable).
+    case noConsent
+    /// The CMP's expiration date has passed.
+    case expired
+    /// The consent is older than the maximum age.
+    case tooOld
+    /// The CMP configuration version moved on.
+    case configurationChanged
+    /// The stored TC string's policy version is below the minimum.
+    case policyVersionChanged
+}
