@@ -127,7 +127,7 @@ import Testing
             try store.storage.write(Self.foreign, [])
             try store.apply(Self.keysV1, record: Self.record)
             try store.storage.write(["IABGPP_7_String": .string("left by another CMP")], [])
-            try store.clearAll()
+            store.clearAll()
             #expect(Self.everything(store) == Self.foreign)
             #expect(store.record() == nil)
         }

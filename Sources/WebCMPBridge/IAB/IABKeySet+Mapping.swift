@@ -15,10 +15,14 @@ extension IABKeySet {
     /// - Without a TC string no `IABTCF_*` key is produced (an Additional Consent string alone is ignored: Google's
     ///   AC spec uses it only alongside a TC string).
     ///
-    /// Every input is validated first; on any problem the whole mapping fails with an ``IABMappingError``.
-    public init(mapping consent: InAppConsent) throws(IABMappingError) {
-        let tc = try consent.tcString.nonEmpty.map { raw throws(IABMappingError) in
-            (model: try IABKeySet.decodeForMapping(raw, inGPP: false), rawValue: raw)
+    /// Every input is validated first; on any problem the whole mapping fails and nothing is produced.
+    ///
+    /// - Throws: ``TCStringError`` when the TC string cannot be decoded; ``IABMappingError`` for every other input
+    ///   (Additional Consent, GPP, US Privacy string, SDK id/version, applicable sections).
+    public init(mapping consent: InAppConsent) throws {
+        var tc: (model: TCString, rawValue: String)?
+        if let raw = consent.tcString.nonEmpty {
+            tc = (try TCString(decoding: raw), raw)
         }
         let gpp = try consent.gppString.nonEmpty.map { raw throws(IABMappingError) in
             try GPPMappingInput(parsing: raw)
@@ -26,8 +30,7 @@ extension IABKeySet {
         let additionalConsent = try consent.additionalConsent.nonEmpty.map { raw throws(IABMappingError) in
             try IABKeySet.validatedAdditionalConsent(raw)
         }
-        self = try IABKeySet.mapped(
-            tc: tc, gpp: gpp, additionalConsent: additionalConsent, consent: consent)
+        self = try IABKeySet.mapped(tc: tc, gpp: gpp, additionalConsent: additionalConsent, consent: consent)
     }
 
     /// The mapping core over already decoded inputs. `tc` and `gpp` come from the codec; `additionalConsent` has been
@@ -183,7 +186,7 @@ extension IABKeySet {
             if let tcf, tcf.rawValue == section.string {
                 keys = tcf.keys
             } else {
-                let model = try decodeForMapping(section.string, inGPP: true)
+                let model = try decodeTCFSection(section.string)
                 keys = tcfKeys(
                     for: model, rawValue: section.string, gdprApplies: consent.gdprApplies,
                     cmpSDKID: consent.cmpSDKID, cmpSDKVersion: consent.cmpSDKVersion)
@@ -205,17 +208,17 @@ extension IABKeySet {
     /// `IABTCF_*` keys that have no `IABGPP_TCFEU2_*` counterpart in the GPP EU "Key Names" table.
     private static let notMirroredInGPP: Set<IABKey> = [.disclosedVendors, .useNonStandardTexts, .additionalConsent]
 
-    /// Decodes a TC string for mapping.
+    /// Decodes the TCF EU section (id 2) of a GPP string.
     ///
     /// Strings are mapped as the CMP produced them, as the IAB reference implementation (`InAppTCData`) does: an
     /// `IsServiceSpecific` = 0 or `TcfPolicyVersion` < 4 string is declared invalid by the TCF, but it is written
-    /// verbatim (with `IABTCF_PolicyVersion`) so that vendors apply their own validity rules; the bridge may refuse
-    /// such strings before mapping.
-    static func decodeForMapping(_ raw: String, inGPP: Bool) throws(IABMappingError) -> TCString {
+    /// verbatim (with `IABTCF_PolicyVersion`) so that vendors apply their own validity rules; the bridge refuses such
+    /// strings before mapping when it wants to.
+    static func decodeTCFSection(_ raw: String) throws(IABMappingError) -> TCString {
         do {
             return try TCString(decoding: raw)
         } catch {
-            throw inGPP ? .invalidGPPTCFSection(error) : .invalidTCString(error)
+            throw .invalidGPPTCFSection(error)
         }
     }
 

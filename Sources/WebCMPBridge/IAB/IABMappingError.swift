@@ -1,10 +1,9 @@
-/// Why ``IABKeySet/init(mapping:)`` could not map consent to IAB in-app keys.
+/// Why ``IABKeySet/init(mapping:)`` could not map consent to IAB in-app keys (an undecodable TC string is reported
+/// as the decoder's ``TCStringError`` instead).
 ///
 /// Every case carries the offending data; ``description`` is one sentence for people. When mapping fails nothing is
 /// produced, so nothing can be written.
 public enum IABMappingError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The TC string could not be decoded.
-    case invalidTCString(TCStringError)
     /// The Google Additional Consent string is malformed (reason attached).
     case invalidAdditionalConsent(String, reason: String)
     /// The GPP string is malformed (reason attached).
@@ -22,8 +21,6 @@ public enum IABMappingError: Error, Sendable, Hashable, CustomStringConvertible 
 
     public var description: String {
         switch self {
-        case .invalidTCString(let error):
-            return "The TC string is invalid: \(error)"
         case .invalidAdditionalConsent(let value, let reason):
             return "The Additional Consent string \(quoted(value)) is invalid: \(reason)"
         case .invalidGPPString(let value, let reason):

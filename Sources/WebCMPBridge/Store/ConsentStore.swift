@@ -102,9 +102,12 @@ public struct ConsentStore: Sendable {
     }
 
     /// Removes everything the store wrote: every key of the owned IAB families and the record. Nothing else.
-    public func clearAll() throws(ConsentStoreError) {
+    ///
+    /// Does not throw: the only possible failure is a `UserDefaults` suite that cannot be opened, and then nothing
+    /// can have been written to it either.
+    public func clearAll() {
         let remove = storedIABKeys().map(\.rawValue) + [ConsentStore.recordKey, ConsentStore.savedAtKey]
-        try storage.write([:], remove)
+        try? storage.write([:], remove)
     }
 
     /// The stored keys of the owned IAB families.
@@ -114,15 +117,4 @@ public struct ConsentStore: Sendable {
 
     private static let encoder = JSONEncoder()
     private static let decoder = JSONDecoder()
-}
-
-extension ConsentStore {
-    /// The stored record. (Skeleton.)
-    public func record() -> ConsentRecord? { fatalError("ConsentStore is not implemented yet") }
-    /// The stored IAB keys. (Skeleton.)
-    public func iabKeys() -> IABKeySet { fatalError("ConsentStore is not implemented yet") }
-    /// Removes everything the store wrote. (Skeleton.)
-    public func clearAll() { fatalError("ConsentStore is not implemented yet") }
-    /// An in-memory store. (Skeleton.)
-    public static func inMemory() -> ConsentStore { ConsentStore() }
 }
