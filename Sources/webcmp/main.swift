@@ -1,3 +1,5 @@
-import WebCMPBridge
+import Foundation
 
-print("webcmp: not implemented yet")
+// `webcmp`: inspect TC strings and the IAB in-app keys WebCMPBridge writes; benchmark decode + mapping.
+let status = WebCMPCommand.run(Array(CommandLine.arguments.dropFirst()))
+exit(status)

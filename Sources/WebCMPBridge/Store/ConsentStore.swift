@@ -1,21 +1,120 @@
+import Foundation
+
 /// Reads and writes consent: the IAB in-app keys and the bridge's own ``ConsentRecord``.
 ///
-/// (Skeleton: helper B owns the store. Public shape agreed with the bridge work:
-/// `apply(_:record:)`, `iabKeys()`, `record()`, `clearAll()`, plus `.userDefaults(...)` and `.inMemory()` factories.)
+/// - ``apply(_:record:)`` replaces the whole stored state in one call: it validates everything first and touches
+///   storage only when all of it is valid; then it writes the new keys and removes every stale key of the families
+///   this package owns (`IABTCF_*`, `IABGPP_*`, `IABUSPrivacy_String`), such as an `IABTCF_PublisherRestrictions7`
+///   left by an older string. Keys of other families are never touched.
+/// - The record is stored as JSON data under ``recordKey``, and its save time separately under ``savedAtKey`` so that
+///   the launch-time question "is consent stored, and since when" (``savedAt()``) is a single key read.
+///
+/// Spec: TCF CMP API v2.2 "In-App Details" and GPP CMP API v1.1 "In-App Details" (where the keys live; a publisher
+/// removing a CMP must clear "all `IABTCF_*` / `IABGPP_*` vestigial values", which ``clearAll()`` does).
 public struct ConsentStore: Sendable {
-    /// Writes `keys` and `record` in one call, removing stale keys of the families this package owns.
-    public func apply(_ keys: IABKeySet, record: ConsentRecord?) throws {
-        fatalError("ConsentStore is not implemented yet")
-    }
-}
+    /// Where the keys and the record are stored.
+    public var storage: KeyValueStorage
 
-extension ConsentStore {
-    /// The stored record. (Skeleton.)
-    public func record() -> ConsentRecord? { fatalError("ConsentStore is not implemented yet") }
-    /// The stored IAB keys. (Skeleton.)
-    public func iabKeys() -> IABKeySet { fatalError("ConsentStore is not implemented yet") }
-    /// Removes everything the store wrote. (Skeleton.)
-    public func clearAll() { fatalError("ConsentStore is not implemented yet") }
-    /// An in-memory store. (Skeleton.)
-    public static func inMemory() -> ConsentStore { ConsentStore() }
+    /// The key of the JSON-encoded ``ConsentRecord`` (`Data`). The suffix is the format version.
+    public static let recordKey = "WebCMPBridge.record.v1"
+    /// The key of the record's save time (`Double`, seconds since the reference date, as `Date` stores it).
+    public static let savedAtKey = "WebCMPBridge.savedAt"
+
+    /// The key prefixes of the IAB families the store owns (`IABUSPrivacy_String` is matched exactly).
+    static let iabPrefixes = [IABKey.tcfPrefix, IABKey.gppPrefix, IABKey.usPrivacyString.rawValue]
+
+    /// Creates a store over `storage`.
+    public init(storage: KeyValueStorage) {
+        self.storage = storage
+    }
+
+    /// A store in `UserDefaults`: `standard` (where IAB vendors read) when `suiteName` is `nil`.
+    public static func userDefaults(suiteName: String? = nil) -> ConsentStore {
+        ConsentStore(storage: .userDefaults(suiteName: suiteName))
+    }
+
+    /// A store in memory, empty, for tests and previews.
+    public static func inMemory() -> ConsentStore {
+        ConsentStore(storage: .inMemory())
+    }
+
+    /// Replaces the stored consent with `keys` and `record` (`nil` removes the stored record).
+    ///
+    /// Fails without touching storage when a key is foreign, a value has the wrong type or content, or the record
+    /// cannot be encoded.
+    public func apply(_ keys: IABKeySet, record: ConsentRecord?) throws(ConsentStoreError) {
+        var set: [String: KeyValueStorage.Value] = [:]
+        set.reserveCapacity(keys.values.count + 2)
+        for (key, value) in keys.values {
+            try ConsentStore.validate(key, value)
+            switch value {
+            case .int(let number): set[key.rawValue] = .int(number)
+            case .string(let string): set[key.rawValue] = .string(string)
+            }
+        }
+        var remove: [String] = []
+        if let record {
+            let data: Data
+            do {
+                data = try ConsentStore.encoder.encode(record)
+            } catch {
+                throw .recordNotEncodable(reason: String(describing: error))
+            }
+            set[ConsentStore.recordKey] = .data(data)
+            set[ConsentStore.savedAtKey] = .double(record.savedAt.timeIntervalSinceReferenceDate)
+        } else {
+            remove = [ConsentStore.recordKey, ConsentStore.savedAtKey]
+        }
+        for key in storedIABKeys() where keys.values[key] == nil {
+            remove.append(key.rawValue)
+        }
+        try storage.write(set, remove)
+    }
+
+    /// The IAB keys currently stored (integers and strings of the owned families).
+    public func iabKeys() -> IABKeySet {
+        let names = storedIABKeys().map(\.rawValue)
+        var result = IABKeySet()
+        for (name, value) in storage.load(names) {
+            switch value {
+            case .int(let number): result[IABKey(rawValue: name)] = .int(number)
+            case .string(let string): result[IABKey(rawValue: name)] = .string(string)
+            case .double, .data: continue
+            }
+        }
+        return result
+    }
+
+    /// The stored record, or `nil` when there is none or the stored data cannot be decoded.
+    public func record() -> ConsentRecord? {
+        guard case .data(let data)? = storage.load([ConsentStore.recordKey])[ConsentStore.recordKey] else {
+            return nil
+        }
+        return try? ConsentStore.decoder.decode(ConsentRecord.self, from: data)
+    }
+
+    /// When the stored consent was saved, or `nil` when none is stored. One key read: meant for app launch.
+    public func savedAt() -> Date? {
+        guard case .double(let seconds)? = storage.load([ConsentStore.savedAtKey])[ConsentStore.savedAtKey],
+            seconds.isFinite
+        else { return nil }
+        return Date(timeIntervalSinceReferenceDate: seconds)
+    }
+
+    /// Removes everything the store wrote: every key of the owned IAB families and the record. Nothing else.
+    ///
+    /// Does not throw: the only possible failure is a `UserDefaults` suite that cannot be opened, and then nothing
+    /// can have been written to it either.
+    public func clearAll() {
+        let remove = storedIABKeys().map(\.rawValue) + [ConsentStore.recordKey, ConsentStore.savedAtKey]
+        try? storage.write([:], remove)
+    }
+
+    /// The stored keys of the owned IAB families.
+    private func storedIABKeys() -> [IABKey] {
+        storage.keys(ConsentStore.iabPrefixes).map(IABKey.init(rawValue:)).filter(\.isOwnedIABKey)
+    }
+
+    private static let encoder = JSONEncoder()
+    private static let decoder = JSONDecoder()
 }

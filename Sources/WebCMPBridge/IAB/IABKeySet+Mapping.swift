@@ -1,0 +1,244 @@
+/// The IAB in-app key mapping: from consent strings to the keys vendors read from `UserDefaults`.
+///
+/// Spec: TCF "Consent Management Platform API" v2.2, "In-App Details"; GPP "CMP API Specification" v1.1,
+/// "In-App Details"; GPP "IAB TCF Europe Technical Specification", "Key Names"; USP API v1.0, "In-app support";
+/// Google "Additional Consent technical specification".
+extension IABKeySet {
+    /// Maps consent to the complete IAB in-app key set.
+    ///
+    /// - With a TC string: every `IABTCF_*` key of the CMP API v2.2 "In-App Details" table (see
+    ///   ``tcfKeys(for:rawValue:gdprApplies:cmpSDKID:cmpSDKVersion:)``), plus `IABTCF_AddtlConsent` when an
+    ///   Additional Consent string is given. `IABTCF_gdprApplies` is written only when `gdprApplies` is known.
+    /// - With a GPP string: the `IABGPP_*` keys (header, `IABGPP_GppSID`, one `IABGPP_{id}_String` per section, and
+    ///   for a TCF EU section the `IABGPP_TCFEU2_*` mirror keys and `IABGPP_2_TCString`).
+    /// - With a US Privacy string: `IABUSPrivacy_String`.
+    /// - Without a TC string no `IABTCF_*` key is produced (an Additional Consent string alone is ignored: Google's
+    ///   AC spec uses it only alongside a TC string).
+    ///
+    /// Every input is validated first; on any problem the whole mapping fails and nothing is produced.
+    ///
+    /// - Throws: ``TCStringError`` when the TC string cannot be decoded; ``IABMappingError`` for every other input
+    ///   (Additional Consent, GPP, US Privacy string, SDK id/version, applicable sections).
+    public init(mapping consent: InAppConsent) throws {
+        var tc: (model: TCString, rawValue: String)?
+        if let raw = consent.tcString.nonEmpty {
+            tc = (try TCString(decoding: raw), raw)
+        }
+        let gpp = try consent.gppString.nonEmpty.map { raw throws(IABMappingError) in
+            try GPPMappingInput(parsing: raw)
+        }
+        let additionalConsent = try consent.additionalConsent.nonEmpty.map { raw throws(IABMappingError) in
+            try IABKeySet.validatedAdditionalConsent(raw)
+        }
+        self = try IABKeySet.mapped(tc: tc, gpp: gpp, additionalConsent: additionalConsent, consent: consent)
+    }
+
+    /// The mapping core over already decoded inputs. `tc` and `gpp` come from the codec; `additionalConsent` has been
+    /// validated. Validates the remaining plain inputs (SDK id/version, applicable sections, US Privacy string).
+    static func mapped(
+        tc: (model: TCString, rawValue: String)?,
+        gpp: GPPMappingInput?,
+        additionalConsent: String?,
+        consent: InAppConsent
+    ) throws(IABMappingError) -> IABKeySet {
+        if let id = consent.cmpSDKID, !(0...4095).contains(id) { throw .invalidCmpSDKID(id) }
+        if let version = consent.cmpSDKVersion, !(0...Int(Int32.max)).contains(version) {
+            throw .invalidCmpSDKVersion(version)
+        }
+        let usPrivacy = consent.usPrivacy.nonEmpty
+        if let usPrivacy, !IABKeySet.isValidUSPrivacy(usPrivacy) { throw .invalidUSPrivacy(usPrivacy) }
+
+        var values: [IABKey: IABValue] = [:]
+        var tcfKeys: [IABKey: IABValue]?
+        if let tc {
+            let keys = IABKeySet.tcfKeys(
+                for: tc.model, rawValue: tc.rawValue, gdprApplies: consent.gdprApplies,
+                cmpSDKID: consent.cmpSDKID, cmpSDKVersion: consent.cmpSDKVersion)
+            tcfKeys = keys
+            values = keys
+            if let additionalConsent { values[.additionalConsent] = .string(additionalConsent) }
+        }
+        if let gpp {
+            try IABKeySet.addGPPKeys(
+                gpp, applicableSections: consent.gppApplicableSections, consent: consent,
+                reusing: tc.flatMap { tc in tcfKeys.map { (tc.rawValue, $0) } }, into: &values)
+        }
+        if let usPrivacy { values[.usPrivacyString] = .string(usPrivacy) }
+        return IABKeySet(values)
+    }
+
+    /// The `IABTCF_*` keys of one TC string (CMP API v2.2, "In-App Details" key table).
+    ///
+    /// - `IABTCF_CmpSdkID` / `IABTCF_CmpSdkVersion`: the given SDK id and version; when not given, the string's own
+    ///   `CmpId` / `CmpVersion` (the web CMP that produced the string acts as this app's CMP, and vendors use the key's
+    ///   presence as the "a CMP is present" signal).
+    /// - `IABTCF_UseNonStandardTexts` and its pre-2.2 name `IABTCF_UseNonStandardStacks` (same bit) are both written,
+    ///   so that older SDKs and the GPP EU key table's name keep working.
+    /// - Binary strings follow the IAB reference implementation (`InAppTCData`): index 0 = id 1, as long as the highest
+    ///   set id, `""` when none is set.
+    /// - `IABTCF_DisclosedVendors` only when the DisclosedVendors segment is present.
+    /// - The four `IABTCF_Publisher*` purpose keys are `""` when the PublisherTC segment is absent (reference
+    ///   implementation behaviour).
+    /// - `IABTCF_PublisherRestrictions{ID}`: see ``publisherRestrictionStrings(_:)``.
+    static func tcfKeys(
+        for model: TCString,
+        rawValue: String,
+        gdprApplies: Bool?,
+        cmpSDKID: Int?,
+        cmpSDKVersion: Int?
+    ) -> [IABKey: IABValue] {
+        var keys: [IABKey: IABValue] = [:]
+        keys.reserveCapacity(24 + model.publisherRestrictions.count)
+        keys[.cmpSdkID] = .int(cmpSDKID ?? model.cmpID)
+        keys[.cmpSdkVersion] = .int(cmpSDKVersion ?? model.cmpVersion)
+        keys[.policyVersion] = .int(model.policyVersion)
+        if let gdprApplies { keys[.gdprApplies] = .int(gdprApplies ? 1 : 0) }
+        keys[.publisherCC] = .string(model.publisherCountryCode)
+        keys[.purposeOneTreatment] = .int(model.purposeOneTreatment ? 1 : 0)
+        keys[.useNonStandardTexts] = .int(model.useNonStandardTexts ? 1 : 0)
+        keys[.useNonStandardStacks] = .int(model.useNonStandardTexts ? 1 : 0)
+        keys[.tcString] = .string(rawValue)
+        keys[.vendorConsents] = .string(model.vendorConsents.binaryString)
+        keys[.vendorLegitimateInterests] = .string(model.vendorLegitimateInterests.binaryString)
+        if let disclosed = model.disclosedVendors {
+            keys[.disclosedVendors] = .string(disclosed.binaryString)
+        }
+        keys[.purposeConsents] = .string(model.purposeConsents.binaryString)
+        keys[.purposeLegitimateInterests] = .string(model.purposeLegitimateInterests.binaryString)
+        keys[.specialFeaturesOptIns] = .string(model.specialFeatureOptIns.binaryString)
+        let publisher = model.publisherTC
+        keys[.publisherConsent] = .string(publisher?.purposeConsents.binaryString ?? "")
+        keys[.publisherLegitimateInterests] = .string(publisher?.purposeLegitimateInterests.binaryString ?? "")
+        keys[.publisherCustomPurposesConsents] = .string(publisher?.customPurposeConsents.binaryString ?? "")
+        keys[.publisherCustomPurposesLegitimateInterests] =
+            .string(publisher?.customPurposeLegitimateInterests.binaryString ?? "")
+        for (purpose, value) in publisherRestrictionStrings(model.publisherRestrictions) {
+            keys[.publisherRestrictions(purpose: purpose)] = .string(value)
+        }
+        return keys
+    }
+
+    /// The `IABTCF_PublisherRestrictions{ID}` values, one per purpose id that restricts at least one vendor.
+    ///
+    /// Follows the IAB reference implementation (`InAppTCData`) and the `InAppTCData` object of CMP API v2.2: position
+    /// *n* holds the restriction type (`0`, `1`, `2`) for vendor *n + 1*, `_` ("No Restriction (maintains
+    /// indexing)") elsewhere, and every string is as long as the highest vendor id restricted for any purpose.
+    ///
+    /// Decisions where the specs are silent:
+    /// - Entries with `RestrictionType` 3 ("UNDEFINED (not used)"), purpose id 0 or no vendors restrict nothing and
+    ///   are skipped (the key table allows only `0`/`1`/`2`).
+    /// - A vendor given two types for one purpose (ill-formed) gets the lowest type, so that `0` ("not allowed")
+    ///   always wins.
+    static func publisherRestrictionStrings(_ restrictions: [PublisherRestriction]) -> [(purpose: Int, value: String)]
+    {
+        var maximumVendor = 0
+        for entry in restrictions where entry.purposeID >= 1 && entry.restrictionType != .undefined {
+            if let max = entry.vendors.max, max > maximumVendor { maximumVendor = max }
+        }
+        guard maximumVendor > 0 else { return [] }
+        var buffers: [Int: [UInt8]] = [:]
+        for entry in restrictions where entry.purposeID >= 1 && entry.restrictionType != .undefined {
+            guard !entry.vendors.isEmpty else { continue }
+            let digit = UInt8(ascii: "0") + UInt8(entry.restrictionType.rawValue)
+            var buffer = buffers[entry.purposeID] ?? [UInt8](repeating: UInt8(ascii: "_"), count: maximumVendor)
+            buffer.withUnsafeMutableBufferPointer { bytes in
+                for vendor in entry.vendors {
+                    let current = bytes[vendor - 1]
+                    if current == UInt8(ascii: "_") || current > digit { bytes[vendor - 1] = digit }
+                }
+            }
+            buffers[entry.purposeID] = buffer
+        }
+        return buffers.keys.sorted().map { purpose in
+            (purpose, String(decoding: buffers[purpose] ?? [], as: UTF8.self))
+        }
+    }
+
+    /// Adds the GPP keys (GPP CMP API v1.1, "In-App Details").
+    ///
+    /// Decisions on the spec inconsistencies listed in the team reference (§2.2):
+    /// - `IABGPP_HDR_Version` is a String (`"1"`), as the in-app key table says, not an Integer.
+    /// - `IABGPP_HDR_Sections` and `IABGPP_GppSID` join ids with `_` (`"2_6"`), the list rule of the same spec.
+    /// - The TCF EU section string is written under both `IABGPP_2_String` (core spec pattern) and
+    ///   `IABGPP_2_TCString` (GPP EU "Key Names" table).
+    /// - The `IABGPP_TCFEU2_*` mirror keys carry the same values as the `IABTCF_*` keys (binary strings, integers),
+    ///   as the GPP EU table refers to the TCF spec for values; they are exactly the keys of that table (so
+    ///   `UseNonStandardStacks`, and no `DisclosedVendors`, `UseNonStandardTexts` or AddtlConsent mirror).
+    static func addGPPKeys(
+        _ gpp: GPPMappingInput,
+        applicableSections: [Int]?,
+        consent: InAppConsent,
+        reusing tcf: (rawValue: String, keys: [IABKey: IABValue])?,
+        into values: inout [IABKey: IABValue]
+    ) throws(IABMappingError) {
+        let sid: [Int]
+        if let applicableSections {
+            for id in applicableSections where !(-1...65_535).contains(id) {
+                throw .invalidApplicableSection(id)
+            }
+            sid = applicableSections
+        } else {
+            sid = gpp.sectionIDs
+        }
+        var mirror: [IABKey: IABValue] = [:]
+        for section in gpp.sections where section.id == 2 {
+            let keys: [IABKey: IABValue]
+            if let tcf, tcf.rawValue == section.string {
+                keys = tcf.keys
+            } else {
+                let model = try decodeTCFSection(section.string)
+                keys = tcfKeys(
+                    for: model, rawValue: section.string, gdprApplies: consent.gdprApplies,
+                    cmpSDKID: consent.cmpSDKID, cmpSDKVersion: consent.cmpSDKVersion)
+            }
+            for (key, value) in keys where !notMirroredInGPP.contains(key) {
+                if let name = key.gppTCFEUMirror { mirror[name] = value }
+            }
+        }
+        values.merge(mirror) { _, new in new }
+        values[.gppVersion] = .string(String(gpp.version))
+        values[.gppSections] = .string(joined(gpp.sectionIDs))
+        values[.gppString] = .string(gpp.rawValue)
+        values[.gppSID] = .string(joined(sid))
+        for section in gpp.sections {
+            values[.gppSectionString(section.id)] = .string(section.string)
+        }
+    }
+
+    /// `IABTCF_*` keys that have no `IABGPP_TCFEU2_*` counterpart in the GPP EU "Key Names" table.
+    private static let notMirroredInGPP: Set<IABKey> = [.disclosedVendors, .useNonStandardTexts, .additionalConsent]
+
+    /// Decodes the TCF EU section (id 2) of a GPP string.
+    ///
+    /// Strings are mapped as the CMP produced them, as the IAB reference implementation (`InAppTCData`) does: an
+    /// `IsServiceSpecific` = 0 or `TcfPolicyVersion` < 4 string is declared invalid by the TCF, but it is written
+    /// verbatim (with `IABTCF_PolicyVersion`) so that vendors apply their own validity rules; the bridge refuses such
+    /// strings before mapping when it wants to.
+    static func decodeTCFSection(_ raw: String) throws(IABMappingError) -> TCString {
+        do {
+            return try TCString(decoding: raw)
+        } catch {
+            throw .invalidGPPTCFSection(error)
+        }
+    }
+
+    /// Whether `value` is a US Privacy string: `1`, then Notice, Opt-Out Sale and LSPA Covered, each `Y`, `N` or `-`
+    /// (IAB "US Privacy String" v1.0).
+    static func isValidUSPrivacy(_ value: String) -> Bool {
+        let bytes = Array(value.utf8)
+        guard bytes.count == 4, bytes[0] == UInt8(ascii: "1") else { return false }
+        return bytes.dropFirst().allSatisfy { $0 == UInt8(ascii: "Y") || $0 == UInt8(ascii: "N") || $0 == UInt8(ascii: "-") }
+    }
+
+    private static func joined(_ ids: [Int]) -> String {
+        ids.map(String.init).joined(separator: "_")
+    }
+}
+
+extension Optional where Wrapped == String {
+    /// The string, or `nil` when it is absent or empty.
+    var nonEmpty: String? {
+        guard let self, !self.isEmpty else { return nil }
+        return self
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// The `webcmp` command: dispatches to `inspect` and `bench`.
+enum WebCMPCommand {
+    static let usage = """
+        webcmp: inspect TC strings and the IAB in-app keys WebCMPBridge writes.
+
+        USAGE:
+          webcmp inspect [--json] [--gdpr-applies 0|1] [--cmp-sdk-id N] [--cmp-sdk-version N]
+                         [--ac AC] [--gpp GPP] [--gpp-sid ID_ID] [--usp USP] [TCSTRING]
+          webcmp bench [--iterations N]
+          webcmp --help
+
+        inspect  Decodes TCSTRING (and the AC, GPP and US Privacy strings) and prints the decoded fields and the
+                 exact UserDefaults keys the kit would write. With --json, stdout is one JSON object whose members
+                 are exactly those keys (numbers as JSON numbers, strings as JSON strings, sorted keys).
+                 Without TCSTRING but with --gpp, only the GPP keys (and IABUSPrivacy_String) are written.
+                 --gpp-sid gives the GPP applicable sections (IABGPP_GppSID), e.g. 2 or 7_8.
+                 Bad input: one line on stderr, nothing on stdout, exit status 2.
+        bench    Measures decode and decode + key mapping of ~1,000-vendor strings against a plain base64url
+                 decode, and the launch-time "is consent stored" read with UserDefaults.
+                 Run it as: swift run -c release webcmp bench
+
+        """
+
+    /// Runs the command and returns the process exit status.
+    static func run(_ arguments: [String]) -> Int32 {
+        guard let command = arguments.first else {
+            printError("missing command (inspect or bench); see webcmp --help")
+            return 2
+        }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "--help", "-h", "help":
+            print(usage, terminator: "")
+            return 0
+        case "inspect":
+            return Inspect.run(rest)
+        case "bench":
+            return Bench.run(rest)
+        default:
+            printError("unknown command \(describe(command)); expected inspect or bench (see webcmp --help)")
+            return 2
+        }
+    }
+
+    /// Writes `webcmp: message` as one line to stderr.
+    static func printError(_ message: String) {
+        let line = "webcmp: " + message.replacingOccurrences(of: "\n", with: " ") + "\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    /// A quoted rendering of untrusted input for messages (Swift string-literal escaping, so control characters are
+    /// visible), at most `limit` characters.
+    static func describe(_ value: String, limit: Int = 64) -> String {
+        value.count > limit ? String(reflecting: String(value.prefix(limit))) + "…" : String(reflecting: value)
+    }
+}
+
+/// A command-line usage error: one line for stderr.
+struct UsageError: Error {
+    var message: String
+}
+
+/// Parses `--name value`, `--name=value` and flags; the remaining arguments are positional.
+struct ParsedArguments {
+    var options: [String: String] = [:]
+    var flags: Set<String> = []
+    var positional: [String] = []
+
+    init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>) throws(UsageError) {
+        var index = 0
+        var onlyPositional = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositional || !argument.hasPrefix("--") {
+                positional.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyPositional = true
+                continue
+            }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            if flagOptions.contains(name), inlineValue == nil {
+                flags.insert(name)
+            } else if valueOptions.contains(name) {
+                guard options[name] == nil else { throw UsageError(message: "option \(name) given twice") }
+                if let inlineValue {
+                    options[name] = inlineValue
+                } else {
+                    guard index < arguments.count else { throw UsageError(message: "option \(name) needs a value") }
+                    options[name] = arguments[index]
+                    index += 1
+                }
+            } else {
+                throw UsageError(message: "unknown option \(WebCMPCommand.describe(name)) (see webcmp --help)")
+            }
+        }
+    }
+
+    /// The integer value of option `name`, if given.
+    func integer(_ name: String) throws(UsageError) -> Int? {
+        guard let text = options[name] else { return nil }
+        guard let value = Int(text) else {
+            throw UsageError(message: "option \(name) needs an integer, not \(WebCMPCommand.describe(text))")
+        }
+        return value
+    }
+}

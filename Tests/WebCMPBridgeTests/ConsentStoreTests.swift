@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+@testable import WebCMPBridge
+
+/// Store tests, each run against the in-memory storage and against real `UserDefaults` (a unique suite per test).
+@Suite struct ConsentStoreTests {
+    enum Backend: String, CaseIterable, CustomTestStringConvertible {
+        case memory, userDefaults
+        var testDescription: String { rawValue }
+    }
+
+    /// Runs `body` with a fresh store; for `UserDefaults` the suite is unique and removed afterwards.
+    static func withStore(_ backend: Backend, _ body: (ConsentStore) throws -> Void) rethrows {
+        switch backend {
+        case .memory:
+            try body(.inMemory())
+        case .userDefaults:
+            let suite = "WebCMPBridgeTests." + UUID().uuidString
+            defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
+            try body(.userDefaults(suiteName: suite))
+        }
+    }
+
+    static let foreign: [String: KeyValueStorage.Value] = [
+        "MyApp.setting": .string("keep"),
+        "IABConsent_SubjectToGDPR": .string("1"),
+        "IABUSPrivacy_StringOther": .int(3),
+        "IABTCF": .int(1),
+        "WebCMPBridge.other": .int(2),
+    ]
+
+    static func everything(_ store: ConsentStore) -> [String: KeyValueStorage.Value] {
+        let names = store.storage.keys(["IAB", "My", "WebCMPBridge."])
+        return store.storage.load(names)
+    }
+
+    static let keysV1 = IABKeySet([
+        .cmpSdkID: .int(300),
+        .gdprApplies: .int(1),
+        .tcString: .string("CQ-first"),
+        .vendorConsents: .string("0101"),
+        .publisherRestrictions(purpose: 7): .string("__1_"),
+        .gppSID: .string("2"),
+        .usPrivacyString: .string("1YNN"),
+        .additionalConsent: .string("2~1~dv."),
+    ])
+
+    static let keysV2 = IABKeySet([
+        .cmpSdkID: .int(300),
+        .gdprApplies: .int(0),
+        .tcString: .string("CQ-second"),
+        .vendorConsents: .string(""),
+        .publisherRestrictions(purpose: 2): .string("0"),
+    ])
+
+    static let record = ConsentRecord(
+        tcString: "CQ-first", nonTCFData: .object(["a": .array([.number(1.5), .null, .bool(true)])]),
+        additionalConsent: "2~1~dv.", expirationDate: Date(timeIntervalSince1970: 1_800_000_000.25),
+        crossDomainUserID: "u-1", configVersion: "v9", savedAt: Date(timeIntervalSince1970: 1_700_000_000.123))
+
+    @Test(arguments: Backend.allCases)
+    func applyThenRead(_ backend: Backend) throws {
+        try Self.withStore(backend) { store in
+            #expect(store.iabKeys().values.isEmpty)
+            #expect(store.record() == nil)
+            #expect(store.savedAt() == nil)
+            try store.apply(Self.keysV1, record: Self.record)
+            #expect(store.iabKeys() == Self.keysV1)
+            #expect(store.record() == Self.record)
+            #expect(store.savedAt() == Self.record.savedAt)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func staleKeysAreRemovedForeignKeysKept(_ backend: Backend) throws {
+        try Self.withStore(backend) { store in
+            try store.storage.write(Self.foreign, [])
+            try store.apply(Self.keysV1, record: Self.record)
+            try store.apply(Self.keysV2, record: nil)
+            #expect(store.iabKeys() == Self.keysV2)
+            #expect(store.record() == nil)
+            #expect(store.savedAt() == nil)
+            let all = Self.everything(store)
+            for (key, value) in Self.foreign { #expect(all[key] == value, "\(key)") }
+            #expect(all["IABTCF_PublisherRestrictions7"] == nil)
+            #expect(all["IABUSPrivacy_String"] == nil)
+            #expect(all["IABGPP_GppSID"] == nil)
+            #expect(all.count == Self.foreign.count + Self.keysV2.values.count)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func invalidInputTouchesNothing(_ backend: Backend) throws {
+        try Self.withStore(backend) { store in
+            try store.storage.write(Self.foreign, [])
+            try store.apply(Self.keysV1, record: Self.record)
+            let before = Self.everything(store)
+            var nonFinite = Self.record
+            nonFinite.nonTCFData = .number(.nan)
+            let cases: [(IABKeySet, ConsentRecord?, ConsentStoreError)] = [
+                (IABKeySet(["MyApp.setting": .string("x")]), nil, .foreignKey("MyApp.setting")),
+                (IABKeySet(["IABTCF_": .string("x")]), nil, .foreignKey("IABTCF_")),
+                (IABKeySet([.gdprApplies: .string("1")]), nil,
+                 .wrongValueType(.gdprApplies, expected: .int, found: .string)),
+                (IABKeySet([.tcString: .int(1)]), nil, .wrongValueType(.tcString, expected: .string, found: .int)),
+                (IABKeySet(["IABGPP_TCFEU2_gdprApplies": .string("1")]), nil,
+                 .wrongValueType("IABGPP_TCFEU2_gdprApplies", expected: .int, found: .string)),
+                (IABKeySet([.vendorConsents: .string("01x")]), nil, .invalidValue(.vendorConsents, .string("01x"))),
+                (IABKeySet(["IABTCF_PublisherRestrictions3": .string("0_3")]), nil,
+                 .invalidValue("IABTCF_PublisherRestrictions3", .string("0_3"))),
+                (IABKeySet(["IABTCF_PublisherRestrictionsX": .string("0")]), nil,
+                 .invalidValue("IABTCF_PublisherRestrictionsX", .string("0"))),
+                (IABKeySet(["IABGPP_TCFEU2_PublisherRestrictions1": .int(0)]), nil,
+                 .wrongValueType("IABGPP_TCFEU2_PublisherRestrictions1", expected: .string, found: .int)),
+            ]
+            for (keys, record, error) in cases {
+                #expect(throws: error) { try store.apply(keys, record: record) }
+            }
+            #expect(throws: ConsentStoreError.self) { try store.apply(Self.keysV2, record: nonFinite) }
+            #expect(Self.everything(store) == before)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func clearAllRemovesOnlyOurs(_ backend: Backend) throws {
+        try Self.withStore(backend) { store in
+            try store.storage.write(Self.foreign, [])
+            try store.apply(Self.keysV1, record: Self.record)
+            try store.storage.write(["IABGPP_7_String": .string("left by another CMP")], [])
+            store.clearAll()
+            #expect(Self.everything(store) == Self.foreign)
+            #expect(store.record() == nil)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func corruptStoredDataReadsAsAbsent(_ backend: Backend) throws {
+        try Self.withStore(backend) { store in
+            try store.storage.write(
+                [
+                    ConsentStore.recordKey: .data(Data("{\"savedAt\": \"yesterday\"}".utf8)),
+                    ConsentStore.savedAtKey: .string("now"),
+                    "IABTCF_CmpSdkID": .double(1.5),
+                ], [])
+            #expect(store.record() == nil)
+            #expect(store.savedAt() == nil)
+            #expect(store.iabKeys().values.isEmpty)
+            try store.storage.write([ConsentStore.recordKey: .string("not data")], [])
+            #expect(store.record() == nil)
+        }
+    }
+
+    @Test func userDefaultsIsSharedAcrossInstancesAndStoresNumbersAsIntegers() throws {
+        let suite = "WebCMPBridgeTests." + UUID().uuidString
+        defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
+        try ConsentStore.userDefaults(suiteName: suite).apply(Self.keysV1, record: Self.record)
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        #expect(defaults.object(forKey: "IABTCF_gdprApplies") as? Int == 1)
+        #expect(defaults.object(forKey: "IABTCF_gdprApplies") as? String == nil)
+        #expect(defaults.integer(forKey: "IABTCF_CmpSdkID") == 300)
+        #expect(defaults.string(forKey: "IABTCF_VendorConsents") == "0101")
+        let other = ConsentStore.userDefaults(suiteName: suite)
+        #expect(other.iabKeys() == Self.keysV1)
+        #expect(other.record() == Self.record)
+    }
+
+    @Test func errorDescriptions() {
+        #expect(ConsentStoreError.foreignKey("Other").description.contains("\"Other\""))
+        #expect(ConsentStoreError.wrongValueType(.gdprApplies, expected: .int, found: .string).description
+            .contains("IABTCF_gdprApplies"))
+        #expect(ConsentStoreError.storageUnavailable(suiteName: nil).description.contains("standard"))
+    }
+}

@@ -1,0 +1,248 @@
+import Testing
+@testable import WebCMPBridge
+
+/// Mapping tests over models built in code (independent of the TC string decoder).
+@Suite struct IABKeyMappingTests {
+    /// A binary string built the slow, obvious way: `'1'` at index id-1, as long as the highest id.
+    static func bits(_ ids: [Int]) -> String {
+        guard let max = ids.max() else { return "" }
+        var characters = [Character](repeating: "0", count: max)
+        for id in ids { characters[id - 1] = "1" }
+        return String(characters)
+    }
+
+    static let richModel = TCString(
+        cmpID: 300, cmpVersion: 7, vendorListVersion: 120, policyVersion: 5, useNonStandardTexts: true,
+        specialFeatureOptIns: [1], purposeConsents: [1, 3, 4], purposeLegitimateInterests: [2, 7],
+        publisherCountryCode: "DE", vendorConsents: [1, 3, 1000], vendorLegitimateInterests: [2],
+        publisherRestrictions: [
+            PublisherRestriction(purposeID: 2, restrictionType: .notAllowed, vendors: [1, 5]),
+            PublisherRestriction(purposeID: 7, restrictionType: .requireConsent, vendors: [3]),
+            PublisherRestriction(purposeID: 2, restrictionType: .requireLegitimateInterest, vendors: [5, 8]),
+        ],
+        disclosedVendors: IDSet(1...10),
+        publisherTC: PublisherTC(
+            purposeConsents: [1], purposeLegitimateInterests: [2, 3], numberOfCustomPurposes: 3,
+            customPurposeConsents: [3], customPurposeLegitimateInterests: [])
+    )
+
+    static func map(
+        _ model: TCString?, raw: String = "RAW.TC", gpp: GPPMappingInput? = nil, ac: String? = nil,
+        _ consent: InAppConsent = InAppConsent()
+    ) throws -> IABKeySet {
+        try IABKeySet.mapped(tc: model.map { ($0, raw) }, gpp: gpp, additionalConsent: ac, consent: consent)
+    }
+
+    @Test func fullTCFKeySetWithExactTypes() throws {
+        let keys = try Self.map(
+            Self.richModel, ac: "2~1.35~dv.9",
+            InAppConsent(gdprApplies: true, cmpSDKID: 12, cmpSDKVersion: 3))
+        let expected: [IABKey: IABValue] = [
+            "IABTCF_CmpSdkID": .int(12),
+            "IABTCF_CmpSdkVersion": .int(3),
+            "IABTCF_PolicyVersion": .int(5),
+            "IABTCF_gdprApplies": .int(1),
+            "IABTCF_PublisherCC": .string("DE"),
+            "IABTCF_PurposeOneTreatment": .int(0),
+            "IABTCF_UseNonStandardTexts": .int(1),
+            "IABTCF_UseNonStandardStacks": .int(1),
+            "IABTCF_TCString": .string("RAW.TC"),
+            "IABTCF_VendorConsents": .string(Self.bits([1, 3, 1000])),
+            "IABTCF_VendorLegitimateInterests": .string("01"),
+            "IABTCF_DisclosedVendors": .string("1111111111"),
+            "IABTCF_PurposeConsents": .string("1011"),
+            "IABTCF_PurposeLegitimateInterests": .string("0100001"),
+            "IABTCF_SpecialFeaturesOptIns": .string("1"),
+            "IABTCF_PublisherRestrictions2": .string("0___0__2"),
+            "IABTCF_PublisherRestrictions7": .string("__1_____"),
+            "IABTCF_PublisherConsent": .string("1"),
+            "IABTCF_PublisherLegitimateInterests": .string("011"),
+            "IABTCF_PublisherCustomPurposesConsents": .string("001"),
+            "IABTCF_PublisherCustomPurposesLegitimateInterests": .string(""),
+            "IABTCF_AddtlConsent": .string("2~1.35~dv.9"),
+        ]
+        #expect(keys.values == expected)
+        #expect(keys[.vendorConsents]?.description.count == 1000)
+    }
+
+    @Test func gdprAppliesIsOnlyWrittenWhenKnown() throws {
+        let model = TCString(cmpID: 5)
+        #expect(try Self.map(model)[.gdprApplies] == nil)
+        #expect(try Self.map(model, InAppConsent(gdprApplies: false))[.gdprApplies] == .int(0))
+        #expect(try Self.map(model, InAppConsent(gdprApplies: true))[.gdprApplies] == .int(1))
+    }
+
+    @Test func sdkIDFallsBackToTheStringsCMP() throws {
+        let keys = try Self.map(TCString(cmpID: 28, cmpVersion: 9))
+        #expect(keys[.cmpSdkID] == .int(28))
+        #expect(keys[.cmpSdkVersion] == .int(9))
+    }
+
+    @Test func absentSegmentsAndEmptySets() throws {
+        let keys = try Self.map(TCString(purposeOneTreatment: true))
+        #expect(keys[.disclosedVendors] == nil)
+        for key in [
+            IABKey.publisherConsent, .publisherLegitimateInterests, .publisherCustomPurposesConsents,
+            .publisherCustomPurposesLegitimateInterests, .vendorConsents, .purposeConsents, .specialFeaturesOptIns,
+        ] {
+            #expect(keys[key] == .string(""), "\(key)")
+        }
+        #expect(keys[.purposeOneTreatment] == .int(1))
+        #expect(keys[.useNonStandardTexts] == .int(0))
+        #expect(!keys.values.keys.contains { $0.rawValue.hasPrefix("IABTCF_PublisherRestrictions") })
+        #expect(keys[.additionalConsent] == nil)
+        #expect(try Self.map(TCString(disclosedVendors: []))[.disclosedVendors] == .string(""))
+    }
+
+    @Test func everyNumberKeyIsAnInteger() throws {
+        let keys = try Self.map(Self.richModel, InAppConsent(gdprApplies: false))
+        for (key, value) in keys.values {
+            #expect(key.expectedKind == value.kind, "\(key)")
+        }
+        let numbers = keys.values.filter { $0.value.kind == .int }.keys.map(\.rawValue).sorted()
+        #expect(numbers == [
+            "IABTCF_CmpSdkID", "IABTCF_CmpSdkVersion", "IABTCF_PolicyVersion", "IABTCF_PurposeOneTreatment",
+            "IABTCF_UseNonStandardStacks", "IABTCF_UseNonStandardTexts", "IABTCF_gdprApplies",
+        ])
+    }
+
+    @Test func publisherRestrictionRules() {
+        let strings = IABKeySet.publisherRestrictionStrings([
+            PublisherRestriction(purposeID: 3, restrictionType: .requireLegitimateInterest, vendors: [2]),
+            PublisherRestriction(purposeID: 3, restrictionType: .requireConsent, vendors: [2, 4]),
+            PublisherRestriction(purposeID: 1, restrictionType: .undefined, vendors: [9]),
+            PublisherRestriction(purposeID: 0, restrictionType: .notAllowed, vendors: [9]),
+            PublisherRestriction(purposeID: 5, restrictionType: .notAllowed, vendors: []),
+            PublisherRestriction(purposeID: 10, restrictionType: .notAllowed, vendors: [1]),
+        ])
+        #expect(strings.map(\.purpose) == [3, 10])
+        #expect(strings.map(\.value) == ["_1_1", "0___"])
+        #expect(IABKeySet.publisherRestrictionStrings([]).isEmpty)
+    }
+
+    @Test func restrictionOverTheWholeVendorRange() {
+        var all = IDSet()
+        all.insert(contentsOf: 1...IDSet.maximumID)
+        let strings = IABKeySet.publisherRestrictionStrings([
+            PublisherRestriction(purposeID: 63, restrictionType: .requireConsent, vendors: all),
+            PublisherRestriction(purposeID: 1, restrictionType: .notAllowed, vendors: [IDSet.maximumID]),
+        ])
+        #expect(strings.map(\.purpose) == [1, 63])
+        #expect(strings.allSatisfy { $0.value.utf8.count == IDSet.maximumID })
+        #expect(strings[0].value.hasSuffix("_0"))
+        #expect(strings[1].value.utf8.allSatisfy { $0 == UInt8(ascii: "1") })
+    }
+
+    @Test func usPrivacyValidation() throws {
+        for valid in ["1YNN", "1---", "1NY-", "1YYY"] {
+            let keys = try IABKeySet(mapping: InAppConsent(usPrivacy: valid))
+            #expect(keys.values == [.usPrivacyString: .string(valid)])
+        }
+        for invalid in ["1YN", "2YNN", "1ynn", "1YNNN", "1YNX", " 1YN", "1ＹNN"] {
+            #expect(throws: IABMappingError.invalidUSPrivacy(invalid)) {
+                try IABKeySet(mapping: InAppConsent(usPrivacy: invalid))
+            }
+        }
+    }
+
+    @Test func emptyInputGivesNoKeys() throws {
+        #expect(try IABKeySet(mapping: InAppConsent()).values.isEmpty)
+        #expect(try IABKeySet(mapping: InAppConsent(tcString: "", gdprApplies: true, usPrivacy: "")).values.isEmpty)
+    }
+
+    @Test func sdkIDAndVersionRanges() {
+        #expect(throws: IABMappingError.invalidCmpSDKID(4096)) {
+            try Self.map(TCString(), InAppConsent(cmpSDKID: 4096))
+        }
+        #expect(throws: IABMappingError.invalidCmpSDKID(-1)) {
+            try Self.map(TCString(), InAppConsent(cmpSDKID: -1))
+        }
+        #expect(throws: IABMappingError.invalidCmpSDKVersion(-5)) {
+            try Self.map(TCString(), InAppConsent(cmpSDKVersion: -5))
+        }
+        #expect(throws: IABMappingError.invalidCmpSDKVersion(Int(Int32.max) + 1)) {
+            try Self.map(TCString(), InAppConsent(cmpSDKVersion: Int(Int32.max) + 1))
+        }
+    }
+
+    static let gpp = GPPMappingInput(
+        rawValue: "DBACNY~RAW.TC~1YNN", version: 1, sectionIDs: [2, 6],
+        sections: [.init(id: 2, string: "RAW.TC"), .init(id: 6, string: "1YNN")])
+
+    @Test func gppKeysWithTCFEUMirror() throws {
+        let keys = try Self.map(
+            Self.richModel, gpp: Self.gpp, ac: "1~1",
+            InAppConsent(gdprApplies: true, cmpSDKID: 12, cmpSDKVersion: 3, gppApplicableSections: [2]))
+        let tcf = try Self.map(Self.richModel, InAppConsent(gdprApplies: true, cmpSDKID: 12, cmpSDKVersion: 3))
+        #expect(keys["IABGPP_HDR_Version"] == .string("1"))
+        #expect(keys["IABGPP_HDR_Sections"] == .string("2_6"))
+        #expect(keys["IABGPP_HDR_GppString"] == .string("DBACNY~RAW.TC~1YNN"))
+        #expect(keys["IABGPP_GppSID"] == .string("2"))
+        #expect(keys["IABGPP_2_String"] == .string("RAW.TC"))
+        #expect(keys["IABGPP_2_TCString"] == .string("RAW.TC"))
+        #expect(keys["IABGPP_6_String"] == .string("1YNN"))
+        #expect(keys["IABGPP_TCFEU2_UseNonStandardStacks"] == .int(1))
+        #expect(keys["IABGPP_TCFEU2_gdprApplies"] == .int(1))
+        #expect(keys["IABGPP_TCFEU2_CmpSdkID"] == .int(12))
+        #expect(keys["IABGPP_TCFEU2_PublisherRestrictions2"] == .string("0___0__2"))
+        #expect(keys["IABGPP_TCFEU2_VendorConsents"] == tcf[.vendorConsents])
+        #expect(keys["IABGPP_TCFEU2_PublisherCustomPurposesConsents"] == .string("001"))
+        #expect(keys["IABGPP_TCFEU2_DisclosedVendors"] == nil)
+        #expect(keys["IABGPP_TCFEU2_UseNonStandardTexts"] == nil)
+        #expect(keys["IABGPP_TCFEU2_AddtlConsent"] == nil)
+        #expect(keys["IABGPP_TCFEU2_TCString"] == nil)
+        // Mirror keys: exactly the GPP EU "Key Names" table (18 rows, restrictions for purposes 2 and 7).
+        let mirror = keys.values.keys.filter { $0.rawValue.hasPrefix("IABGPP_TCFEU2_") }
+        #expect(mirror.count == 18)
+        // Every IABTCF key is still there, unchanged.
+        for (key, value) in tcf.values { #expect(keys[key] == value, "\(key)") }
+        #expect(keys[.additionalConsent] == .string("1~1"))
+    }
+
+    static let gppUSP = GPPMappingInput(
+        rawValue: "DBABTA~1YN-", version: 1, sectionIDs: [6], sections: [.init(id: 6, string: "1YN-")])
+
+    @Test func gppWithoutTCStringGivesOnlyGPPKeys() throws {
+        let keys = try Self.map(nil, gpp: Self.gppUSP, ac: "1~1", InAppConsent(gdprApplies: false, usPrivacy: "1YN-"))
+        #expect(keys.values == [
+            "IABGPP_HDR_Version": .string("1"),
+            "IABGPP_HDR_Sections": .string("6"),
+            "IABGPP_HDR_GppString": .string("DBABTA~1YN-"),
+            "IABGPP_GppSID": .string("6"),
+            "IABGPP_6_String": .string("1YN-"),
+            "IABUSPrivacy_String": .string("1YN-"),
+        ])
+    }
+
+    @Test func applicableSectionsAreValidated() throws {
+        let keys = try Self.map(nil, gpp: Self.gppUSP, InAppConsent(gppApplicableSections: [-1]))
+        #expect(keys[.gppSID] == .string("-1"))
+        let both = try Self.map(nil, gpp: Self.gppUSP, InAppConsent(gppApplicableSections: [7, 6]))
+        #expect(both[.gppSID] == .string("7_6"))
+        #expect(throws: IABMappingError.invalidApplicableSection(-2)) {
+            try Self.map(nil, gpp: Self.gppUSP, InAppConsent(gppApplicableSections: [2, -2]))
+        }
+    }
+
+    @Test func knownKeyNames() {
+        #expect(IABKey.publisherRestrictions(purpose: 7).rawValue == "IABTCF_PublisherRestrictions7")
+        #expect(IABKey.gppSectionString(8).rawValue == "IABGPP_8_String")
+        #expect(IABKey.vendorConsents.gppTCFEUMirror?.rawValue == "IABGPP_TCFEU2_VendorConsents")
+        #expect(IABKey.tcString.gppTCFEUMirror == .gppTCFEUTCString)
+        #expect(IABKey.usPrivacyString.gppTCFEUMirror == nil)
+        #expect(IABKey("IABTCF_Anything").isOwnedIABKey)
+        #expect(IABKey("IABUSPrivacy_String").isOwnedIABKey)
+        for foreign in ["IABTCF_", "IABGPP_", "IABTCF", "IABUSPrivacy_StringX", "IABConsent_CMPPresent", "iabtcf_x", ""] {
+            #expect(!IABKey(rawValue: foreign).isOwnedIABKey, "\(foreign)")
+        }
+    }
+
+    @Test func errorDescriptionsNameTheProblem() {
+        #expect(IABMappingError.invalidUSPrivacy("1ZZZ").description.contains("\"1ZZZ\""))
+        #expect(IABMappingError.invalidCmpSDKID(9999).description.contains("9999"))
+        let long = String(repeating: "x", count: 500) + "\u{0}"
+        let description = IABMappingError.invalidGPPString(long, reason: "bad").description
+        #expect(description.count < 200)
+        #expect(!description.contains("\u{0}"))
+    }
+}
