@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+@testable import WebCMPBridge
+
+@MainActor
+@Suite struct BridgeDialectTests {
+    @Test func onesecondbeforeConsentAsJSONString() throws {
+        let harness = BridgeHarness(dialect: .onesecondbefore)
+        #expect(harness.webView.handlers == ["osbCmpMessageHandler"])
+        harness.webView.finishLoading()
+        #expect(harness.events.first == .uiReady(.onesecondbefore))
+        let consent = JavaScriptLiteral.expression(.object([
+            "tcString": .string(TestStrings.analyticsOnly),
+            "purposes": .array([.number(1), .number(8), .number(9)]),
+            "vendorConsents": .array([.number(2)]),
+            "addtlConsent": .string("1~1.35"),
+        ]))
+        harness.webView.post("osbCmpMessageHandler", .object([
+            "consent": .string(consent), "cduid": .string("user-1"), "expirationDate": .number(1_800_000_000_000),
+        ]))
+        #expect(harness.errorCodes == [])
+        let record = try #require(harness.store.record())
+        #expect(record.tcString == TestStrings.analyticsOnly)
+        #expect(record.crossDomainUserID == "user-1")
+        #expect(record.expirationDate == Date(timeIntervalSince1970: 1_800_000_000))
+        #expect(!harness.events.contains { if case .diagnostic = $0 { return true } else { return false } })
+    }
+
+    @Test func onesecondbeforeObjectWhoseArraysDisagreeReportsADiagnostic() throws {
+        let harness = BridgeHarness(dialect: .onesecondbefore)
+        harness.webView.post("osbCmpMessageHandler", .object([
+            "consent": .object([
+                "tcString": .string(TestStrings.rejectAll),
+                "purposes": .array([.number(1), .number(2), .number(3)]),
+            ]),
+        ]))
+        #expect(harness.storedTCString() == TestStrings.rejectAll)
+        #expect(try #require(harness.savedSummaries.last).purposeConsents.isEmpty)
+        #expect(harness.events.contains { if case .diagnostic(let text) = $0 { return text.contains("purposes") } else { return false } })
+    }
+
+    @Test func onesecondbeforeRejectsMalformedConsent() {
+        let harness = BridgeHarness(dialect: .onesecondbefore)
+        harness.webView.post("osbCmpMessageHandler", .object(["consent": .number(1)]))
+        harness.webView.post("osbCmpMessageHandler", .object(["consent": .object(["purposes": .array([])])]))
+        harness.webView.post("osbCmpMessageHandler", .object([
+            "consent": .object(["tcString": .string(TestStrings.rejectAll)]), "expirationDate": .string("soon"),
+        ]))
+        #expect(harness.errorCodes == ["invalidMessage", "invalidMessage", "invalidMessage"])
+        #expect(harness.store.record() == nil)
+    }
+
+    @Test func genericTCFForwarderFlow() throws {
+        let harness = BridgeHarness(dialect: .tcf)
+        #expect(harness.webView.userScripts == [CMPScripts.tcfForwarder])
+        harness.webView.post("webcmpTCF", .object(["type": .string("ready")]))
+        #expect(harness.events.first == .uiReady(.tcf))
+        harness.webView.post("webcmpTCF", .object(["type": .string("tcf"), "eventStatus": .string("cmpuishown")]))
+        harness.webView.post("webcmpTCF", .object([
+            "type": .string("tcf"), "eventStatus": .string("useractioncomplete"),
+            "tcString": .string(TestStrings.acceptAll), "gdprApplies": .bool(true), "cmpId": .number(10),
+            "addtlConsent": .string("2~1.35~dv."),
+        ]))
+        #expect(harness.errorCodes == [])
+        #expect(harness.storedTCString() == TestStrings.acceptAll)
+        #expect(harness.events.last == .uiFinished(.consentSaved))
+
+        harness.webView.post("webcmpTCF", .object([
+            "type": .string("gpp"), "gppString": .string("DBABMA~" + TestStrings.acceptAll),
+            "applicableSections": .array([.number(2)]),
+        ]))
+        #expect(harness.store.iabKeys()["IABGPP_HDR_GppString"] == .string("DBABMA~" + TestStrings.acceptAll))
+        #expect(harness.store.iabKeys()["IABGPP_GppSID"] == .string("2"))
+        #expect(harness.storedTCString() == TestStrings.acceptAll)
+    }
+
+    @Test func automaticDetectionPrefersTheAppProtocol() throws {
+        let harness = BridgeHarness(dialect: nil)
+        harness.webView.post("webcmpTCF", .object(["type": .string("ready")]))
+        harness.webView.post("jsHandler", .object(["type": .string("CMP-loaded")]))
+        #expect(harness.bridge.dialect == .gravito)
+        #expect(harness.webView.evaluated.count == 1)
+        // The forwarder's view of the same save is ignored once the page speaks Gravito.
+        harness.webView.post("webcmpTCF", .object([
+            "type": .string("tcf"), "eventStatus": .string("useractioncomplete"), "tcString": .string(TestStrings.rejectAll),
+        ]))
+        #expect(harness.store.record() == nil)
+        harness.webView.post("jsHandler", .object(["type": .string("save"), "tcstring": .string(TestStrings.acceptAll)]))
+        #expect(harness.storedTCString() == TestStrings.acceptAll)
+        harness.webView.post("osbCmpMessageHandler", .object(["consent": .object(["tcString": .string(TestStrings.rejectAll)])]))
+        #expect(harness.errorCodes == ["unexpectedDialect"])
+        #expect(harness.storedTCString() == TestStrings.acceptAll)
+    }
+
+    @Test func automaticDetectionOfAGenericTCFPage() {
+        let harness = BridgeHarness(dialect: nil)
+        harness.webView.post("webcmpTCF", .object([
+            "type": .string("tcf"), "eventStatus": .string("tcloaded"), "tcString": .string(TestStrings.analyticsOnly),
+        ]))
+        #expect(harness.bridge.dialect == .tcf)
+        #expect(harness.storedTCString() == TestStrings.analyticsOnly)
+    }
+
+    @Test func runReturnsTheSavedConsent() async throws {
+        let webView = FakeWebView()
+        let bridge = ConsentBridge(
+            configuration: BridgeConfiguration(cmpURL: URL(string: "https://cmp.example.com/")!, dialect: .gravito),
+            store: .inMemory(), scheduler: ManualScheduler().scheduler)
+        let task = Task { @MainActor in await bridge.run(in: webView) }
+        while webView.loadedURLs.isEmpty { await Task.yield() }
+        webView.post("jsHandler", .object(["type": .string("save"), "tcstring": .string(TestStrings.acceptAll)]))
+        webView.post("jsHandler", .object(["type": .string("close")]))
+        let summary = try #require(await task.value)
+        #expect(summary.tcString == TestStrings.acceptAll)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+@testable import WebCMPBridge
+
+/// TC strings built with our encoder from explicit models, so each test states the choices it expects.
+enum TestStrings {
+    static func make(
+        purposes: IDSet = [], vendors: IDSet = [], legitimateInterests: IDSet = [], specialFeatures: IDSet = [],
+        restrictions: [PublisherRestriction] = [], policyVersion: Int = 5
+    ) -> String {
+        let model = TCString(
+            createdDeciseconds: 17_500_000_000, lastUpdatedDeciseconds: 17_500_000_000, cmpID: 300, cmpVersion: 2,
+            consentScreen: 1, consentLanguage: "EN", vendorListVersion: 150, policyVersion: policyVersion,
+            specialFeatureOptIns: specialFeatures, purposeConsents: purposes,
+            purposeLegitimateInterests: legitimateInterests, publisherCountryCode: "DE", vendorConsents: vendors,
+            publisherRestrictions: restrictions, disclosedVendors: vendors
+        )
+        // A model built here is valid by construction; a failure is a bug in the encoder under test.
+        return (try? model.encoded()) ?? "encoding-failed"
+    }
+
+    static let acceptAll = make(purposes: IDSet(1...11), vendors: [1, 2, 755, 1001], specialFeatures: [1, 2])
+    static let rejectAll = make()
+    static let analyticsOnly = make(purposes: [1, 8, 9], vendors: [2])
+}
+
+@MainActor
+struct BridgeHarness {
+    let webView = FakeWebView()
+    let clock = ManualScheduler()
+    let tracking = FakeTrackingAuthorizer()
+    let store: ConsentStore
+    let bridge: ConsentBridge
+
+    init(
+        dialect: CMPDialect? = .gravito, store: ConsentStore = .inMemory(),
+        configure: (inout BridgeConfiguration) -> Void = { _ in }
+    ) {
+        var configuration = BridgeConfiguration(
+            cmpURL: URL(string: "https://cmp.example.com/app/index.html?platform=ios")!, dialect: dialect)
+        configure(&configuration)
+        self.store = store
+        bridge = ConsentBridge(
+            configuration: configuration, store: store, scheduler: clock.scheduler,
+            trackingAuthorizer: tracking.client)
+        bridge.attach(to: webView)
+        bridge.start()
+    }
+
+    var events: [ConsentBridgeEvent] { bridge.eventLog }
+
+    var errorCodes: [String] {
+        events.compactMap { if case .error(let error) = $0 { return error.code } else { return nil } }
+    }
+
+    var savedSummaries: [ConsentSummary] {
+        events.compactMap { if case .consentReady(let summary) = $0 { return summary } else { return nil } }
+    }
+
+    /// The message object of the last `cookieData` injection, parsed back from the script.
+    func lastInjection() throws -> [String: JSONValue] {
+        let script = try #require(webView.evaluated.last { $0.hasPrefix("window.postMessage(") })
+        let json = String(script.dropFirst("window.postMessage(".count).dropLast(", \"*\");".count))
+        return try #require(try JSONValue(parsing: json).objectValue)
+    }
+
+    func storedTCString() -> String? {
+        if case .string(let value)? = store.iabKeys()["IABTCF_TCString"] { return value }
+        return nil
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+@testable import WebCMPBridge
+
+@MainActor
+@Suite struct BridgeTrackingTests {
+    private func settle() async {
+        for _ in 0..<20 { await Task.yield() }
+    }
+
+    @Test func marketingConsentChainsOnePrompt() async {
+        let harness = BridgeHarness { $0.tracking = .afterConsent() }
+        harness.webView.post("jsHandler", .object(["type": .string("save"), "tcstring": .string(TestStrings.acceptAll)]))
+        await settle()
+        #expect(harness.tracking.requests == 1)
+        #expect(harness.events.last == .trackingAuthorization(.authorized))
+        harness.tracking.status = .notDetermined  // even if the system did not record an answer
+        harness.webView.post("jsHandler", .object(["type": .string("save"), "tcstring": .string(TestStrings.acceptAll)]))
+        await settle()
+        #expect(harness.tracking.requests == 1)
+    }
+
+    @Test func rejectedMarketingNeverPrompts() async {
+        let harness = BridgeHarness { $0.tracking = .afterConsent() }
+        harness.webView.post("jsHandler", .object(["type": .string("save"), "tcstring": .string(TestStrings.rejectAll)]))
+        harness.webView.post("jsHandler", .object(["type": .string("save"), "tcstring": .string(TestStrings.analyticsOnly)]))
+        await settle()
+        #expect(harness.tracking.requests == 0)
+    }
+
+    @Test func disabledByDefaultAndNeverWhenDetermined() async {
+        let disabled = BridgeHarness()
+        disabled.webView.post("jsHandler", .object(["type": .string("save"), "tcstring": .string(TestStrings.acceptAll)]))
+        let determined = BridgeHarness { $0.tracking = .afterConsent() }
+        determined.tracking.status = .denied
+        determined.webView.post("jsHandler", .object(["type": .string("save"), "tcstring": .string(TestStrings.acceptAll)]))
+        await settle()
+        #expect(disabled.tracking.requests == 0)
+        #expect(determined.tracking.requests == 0)
+    }
+
+    @Test func promptBeforeTheCMPLoads() async {
+        let webView = FakeWebView()
+        let tracking = FakeTrackingAuthorizer()
+        tracking.answer = .denied
+        var configuration = BridgeConfiguration(cmpURL: URL(string: "https://cmp.example.com/")!, dialect: .gravito)
+        configuration.tracking = .beforeCMP
+        let bridge = ConsentBridge(
+            configuration: configuration, store: .inMemory(), scheduler: ManualScheduler().scheduler,
+            trackingAuthorizer: tracking.client)
+        bridge.attach(to: webView)
+        bridge.start()
+        #expect(webView.loadedURLs.isEmpty)
+        await settle()
+        #expect(tracking.requests == 1)
+        #expect(webView.loadedURLs.count == 1)
+        #expect(bridge.eventLog.first == .trackingAuthorization(.denied))
+    }
+
+    @Test func policyDecision() {
+        let policy = TrackingPolicy.afterConsent(marketingPurposes: [4])
+        #expect(policy.shouldRequestAfterConsent(purposeConsents: [1, 4], status: .notDetermined, alreadyRequestedForThisConsent: false))
+        #expect(!policy.shouldRequestAfterConsent(purposeConsents: [1, 2, 3], status: .notDetermined, alreadyRequestedForThisConsent: false))
+        #expect(!policy.shouldRequestAfterConsent(purposeConsents: [4], status: .unavailable, alreadyRequestedForThisConsent: false))
+        #expect(!TrackingPolicy.disabled.shouldRequestBeforeCMP(status: .notDetermined))
+    }
+}
+
+@Suite struct ExpiryTests {
+    let now = Date(timeIntervalSince1970: 1_750_000_000)
+
+    private func record(_ tcString: String? = TestStrings.acceptAll, savedDaysAgo: Double = 1, expiresIn: Double? = nil,
+                        configVersion: String? = "3") -> ConsentRecord {
+        ConsentRecord(
+            tcString: tcString, expirationDate: expiresIn.map { now.addingTimeInterval($0) },
+            configVersion: configVersion, savedAt: now.addingTimeInterval(-savedDaysAgo * 86_400))
+    }
+
+    @Test func reasons() {
+        let policy = ConsentExpiryPolicy()
+        #expect(policy.renewalReason(for: nil, now: now) == .noConsent)
+        #expect(policy.renewalReason(for: record(nil), now: now) == .noConsent)
+        #expect(policy.renewalReason(for: record(), now: now) == nil)
+        #expect(policy.renewalReason(for: record(expiresIn: -1), now: now) == .expired)
+        #expect(policy.renewalReason(for: record(expiresIn: 3600), now: now) == nil)
+        #expect(policy.renewalReason(for: record(savedDaysAgo: 389), now: now) == nil)
+        #expect(policy.renewalReason(for: record(savedDaysAgo: 391), now: now) == .tooOld)
+        let versioned = ConsentExpiryPolicy(currentConfigVersion: "4")
+        #expect(versioned.renewalReason(for: record(), now: now) == .configurationChanged)
+        #expect(versioned.renewalReason(for: record(configVersion: "4"), now: now) == nil)
+        let old = record(TestStrings.make(purposes: [1], policyVersion: 2))
+        #expect(policy.renewalReason(for: old, now: now) == .policyVersionChanged)
+        #expect(ConsentExpiryPolicy(minimumPolicyVersion: nil).renewalReason(for: old, now: now) == nil)
+        #expect(policy.renewalReason(for: record("garbage"), now: now) == .noConsent)
+    }
+
+    @Test func policyVersionFromTheFixedPosition() throws {
+        for version in [2, 4, 5, 63] {
+            #expect(ConsentExpiryPolicy.policyVersion(of: TestStrings.make(policyVersion: version)) == version)
+        }
+    }
+
+    @Test func launchCheckReadsTheStore() throws {
+        let store = ConsentStore.inMemory()
+        #expect(ConsentBridge.needsConsentUI(store: store, now: now) == .noConsent)
+        try store.apply(IABKeySet(mapping: InAppConsent(tcString: TestStrings.acceptAll, gdprApplies: true)),
+                        record: record(savedDaysAgo: 0))
+        #expect(ConsentBridge.needsConsentUI(store: store, now: now) == nil)
+        #expect(ConsentBridge.needsConsentUI(store: store, now: now.addingTimeInterval(400 * 86_400)) == .tooOld)
+    }
+}
