@@ -145,7 +145,9 @@ import Testing
             #expect(store.record() == nil)
             #expect(store.savedAt() == nil)
             #expect(store.iabKeys().values.isEmpty)
-            try store.storage.write([ConsentStore.recordKey: .string("not data")], [])
+            try store.storage.write([ConsentStore.recordKey: .string("not json")], [])
+            #expect(store.record() == nil)
+            try store.storage.write([ConsentStore.recordKey: .int(7)], [])
             #expect(store.record() == nil)
         }
     }
