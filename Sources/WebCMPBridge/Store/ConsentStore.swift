@@ -67,6 +67,8 @@ public struct ConsentStore: Sendable {
         } else {
             remove = [ConsentStore.recordKey, ConsentStore.savedAtKey]
         }
+        ConsentStore.writeLock.lock()
+        defer { ConsentStore.writeLock.unlock() }
         for key in storedIABKeys() where keys.values[key] == nil {
             remove.append(key.rawValue)
         }
@@ -111,6 +113,8 @@ public struct ConsentStore: Sendable {
     /// Does not throw: the only possible failure is a `UserDefaults` suite that cannot be opened, and then nothing
     /// can have been written to it either.
     public func clearAll() {
+        ConsentStore.writeLock.lock()
+        defer { ConsentStore.writeLock.unlock() }
         let remove = storedIABKeys().map(\.rawValue) + [ConsentStore.recordKey, ConsentStore.savedAtKey]
         try? storage.write([:], remove)
     }
@@ -119,6 +123,10 @@ public struct ConsentStore: Sendable {
     private func storedIABKeys() -> [IABKey] {
         storage.keys(ConsentStore.iabPrefixes).map(IABKey.init(rawValue:)).filter(\.isOwnedIABKey)
     }
+
+    /// Serialises `apply` and `clearAll` in this process, so that one call's stale-key scan cannot remove the keys
+    /// another call has just written.
+    private static let writeLock = NSLock()
 
     private static let encoder = JSONEncoder()
     private static let decoder = JSONDecoder()
