@@ -131,26 +131,30 @@ extension IABKeySet {
     ///   always wins.
     static func publisherRestrictionStrings(_ restrictions: [PublisherRestriction]) -> [(purpose: Int, value: String)]
     {
-        var maximumVendor = 0
-        for entry in restrictions where entry.purposeID >= 1 && entry.restrictionType != .undefined {
-            if let max = entry.vendors.max, max > maximumVendor { maximumVendor = max }
+        let entries = restrictions.filter { $0.purposeID >= 1 && $0.restrictionType != .undefined && !$0.vendors.isEmpty }
+        var length = 0
+        for entry in entries {
+            if let max = entry.vendors.max, max > length { length = max }
         }
-        guard maximumVendor > 0 else { return [] }
-        var buffers: [Int: [UInt8]] = [:]
-        for entry in restrictions where entry.purposeID >= 1 && entry.restrictionType != .undefined {
-            guard !entry.vendors.isEmpty else { continue }
-            let digit = UInt8(ascii: "0") + UInt8(entry.restrictionType.rawValue)
-            var buffer = buffers[entry.purposeID] ?? [UInt8](repeating: UInt8(ascii: "_"), count: maximumVendor)
-            buffer.withUnsafeMutableBufferPointer { bytes in
-                for vendor in entry.vendors {
-                    let current = bytes[vendor - 1]
-                    if current == UInt8(ascii: "_") || current > digit { bytes[vendor - 1] = digit }
+        guard length > 0 else { return [] }
+        var purposes = entries.map(\.purposeID)
+        purposes.sort()
+        var unique = purposes
+        unique.removeAll(keepingCapacity: true)
+        for purpose in purposes where unique.last != purpose { unique.append(purpose) }
+        return unique.map { purpose in
+            let value = String(unsafeUninitializedCapacity: length) { buffer in
+                buffer.initialize(repeating: UInt8(ascii: "_"))
+                for entry in entries where entry.purposeID == purpose {
+                    let digit = UInt8(ascii: "0") + UInt8(entry.restrictionType.rawValue)
+                    for vendor in entry.vendors {
+                        let current = buffer[vendor - 1]
+                        if current == UInt8(ascii: "_") || current > digit { buffer[vendor - 1] = digit }
+                    }
                 }
+                return length
             }
-            buffers[entry.purposeID] = buffer
-        }
-        return buffers.keys.sorted().map { purpose in
-            (purpose, String(decoding: buffers[purpose] ?? [], as: UTF8.self))
+            return (purpose, value)
         }
     }
 
