@@ -1,7 +1,7 @@
 /// Everything the in-app key mapping needs: the consent strings a CMP produced and the facts that cannot be derived
 /// from them (`gdprApplies`, the CMP SDK id and version).
 ///
-/// (Skeleton: helper B owns this file and the mapping; keep the public shape or update the callers.)
+/// Map it with ``IABKeySet/init(mapping:)``.
 public struct InAppConsent: Sendable, Hashable {
     /// The raw TC string. It is decoded by the mapping and stored verbatim in `IABTCF_TCString`.
     public var tcString: String?
@@ -42,9 +42,3 @@ public struct InAppConsent: Sendable, Hashable {
     }
 }
 
-extension IABKeySet {
-    /// Maps consent to the complete IAB in-app key set. (Skeleton: implemented by the mapping work.)
-    public init(mapping consent: InAppConsent) throws {
-        fatalError("IAB key mapping is not implemented yet")
-    }
-}
