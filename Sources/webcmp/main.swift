@@ -1,3 +1,4 @@
-import WebCMPBridge
+import Foundation
 
-print("webcmp: not implemented yet")
+// `webcmp`: inspect TC strings and the IAB in-app keys the kit writes; benchmark decode + mapping.
+exit(WebCMPCommand.run(Array(CommandLine.arguments.dropFirst())))
