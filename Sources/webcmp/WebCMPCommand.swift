@@ -1,107 +1,116 @@
 import Foundation
 
-/// The `webcmp` command line: dispatches to `inspect` and `bench`.
+/// The `webcmp` command: dispatches to `inspect` and `bench`.
 enum WebCMPCommand {
-    /// Exit code for bad input or usage.
-    static let usageExitCode: Int32 = 2
-
     static let usage = """
-        usage: webcmp inspect [--json] [--gdpr-applies 0|1] [--cmp-sdk-id N] [--cmp-sdk-version N]
-                              [--ac AC] [--gpp GPP] [--gpp-sid ID_ID] [--usp USP] [TCSTRING]
-               webcmp bench [--iterations N]
-               webcmp --help
+        webcmp: inspect TC strings and the IAB in-app keys WebCMPBridge writes.
 
-        inspect  Decodes a TC string (and AC / GPP / US Privacy strings) and prints the decoded fields and the exact
-                 IAB in-app keys the kit would write to UserDefaults. --json prints one JSON object whose members
-                 are exactly those keys and values (numbers as JSON numbers, strings as JSON strings, sorted keys).
+        USAGE:
+          webcmp inspect [--json] [--gdpr-applies 0|1] [--cmp-sdk-id N] [--cmp-sdk-version N]
+                         [--ac AC] [--gpp GPP] [--gpp-sid ID_ID] [--usp USP] [TCSTRING]
+          webcmp bench [--iterations N]
+          webcmp --help
+
+        inspect  Decodes TCSTRING (and the AC, GPP and US Privacy strings) and prints the decoded fields and the
+                 exact UserDefaults keys the kit would write. With --json, stdout is one JSON object whose members
+                 are exactly those keys (numbers as JSON numbers, strings as JSON strings, sorted keys).
+                 Without TCSTRING but with --gpp, only the GPP keys (and IABUSPrivacy_String) are written.
+                 --gpp-sid gives the GPP applicable sections (IABGPP_GppSID), e.g. 2 or 7_8.
                  Bad input: one line on stderr, nothing on stdout, exit status 2.
-        bench    Measures TC string decode and decode + key mapping against a plain base64url decode, and the
-                 launch-time "is consent stored?" read with real UserDefaults. Run it as
-                 `swift run -c release webcmp bench`.
+        bench    Measures decode and decode + key mapping of ~1,000-vendor strings against a plain base64url
+                 decode, and the launch-time "is consent stored" read with UserDefaults.
+                 Run it as: swift run -c release webcmp bench
+
         """
 
-    /// Runs the command line and returns the process exit status.
+    /// Runs the command and returns the process exit status.
     static func run(_ arguments: [String]) -> Int32 {
-        var output = StandardOutput()
-        return run(arguments, output: &output)
-    }
-
-    /// Runs the command line, writing through `output`.
-    static func run(_ arguments: [String], output: inout some CommandOutput) -> Int32 {
         guard let command = arguments.first else {
-            output.error("webcmp: missing command (inspect or bench); see webcmp --help")
-            return usageExitCode
+            printError("missing command (inspect or bench); see webcmp --help")
+            return 2
         }
-        do {
-            switch command {
-            case "--help", "-h", "help":
-                output.write(usage)
-                return 0
-            case "inspect":
-                let options = try InspectOptions(parsing: arguments.dropFirst())
-                if options.help { output.write(usage); return 0 }
-                output.write(try InspectCommand.run(options))
-                return 0
-            case "bench":
-                let options = try BenchOptions(parsing: arguments.dropFirst())
-                if options.help { output.write(usage); return 0 }
-                BenchCommand.run(options, output: &output)
-                return 0
-            default:
-                throw CommandError("unknown command '\(command)'; see webcmp --help")
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "--help", "-h", "help":
+            print(usage, terminator: "")
+            return 0
+        case "inspect":
+            return Inspect.run(rest)
+        case "bench":
+            return Bench.run(rest)
+        default:
+            printError("unknown command \(describe(command)); expected inspect or bench (see webcmp --help)")
+            return 2
+        }
+    }
+
+    /// Writes `webcmp: message` as one line to stderr.
+    static func printError(_ message: String) {
+        let line = "webcmp: " + message.replacingOccurrences(of: "\n", with: " ") + "\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    /// A quoted rendering of untrusted input for messages (Swift string-literal escaping, so control characters are
+    /// visible), at most `limit` characters.
+    static func describe(_ value: String, limit: Int = 64) -> String {
+        value.count > limit ? String(reflecting: String(value.prefix(limit))) + "…" : String(reflecting: value)
+    }
+}
+
+/// A command-line usage error: one line for stderr.
+struct UsageError: Error {
+    var message: String
+}
+
+/// Parses `--name value`, `--name=value` and flags; the remaining arguments are positional.
+struct ParsedArguments {
+    var options: [String: String] = [:]
+    var flags: Set<String> = []
+    var positional: [String] = []
+
+    init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>) throws(UsageError) {
+        var index = 0
+        var onlyPositional = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositional || !argument.hasPrefix("--") {
+                positional.append(argument)
+                continue
             }
-        } catch {
-            output.error("webcmp: " + String(describing: error))
-            return usageExitCode
+            if argument == "--" {
+                onlyPositional = true
+                continue
+            }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            if flagOptions.contains(name), inlineValue == nil {
+                flags.insert(name)
+            } else if valueOptions.contains(name) {
+                guard options[name] == nil else { throw UsageError(message: "option \(name) given twice") }
+                if let inlineValue {
+                    options[name] = inlineValue
+                } else {
+                    guard index < arguments.count else { throw UsageError(message: "option \(name) needs a value") }
+                    options[name] = arguments[index]
+                    index += 1
+                }
+            } else {
+                throw UsageError(message: "unknown option \(WebCMPCommand.describe(name)) (see webcmp --help)")
+            }
         }
     }
-}
 
-/// A usage or input error: one line for stderr.
-struct CommandError: Error, CustomStringConvertible {
-    let description: String
-
-    init(_ description: String) { self.description = description }
-}
-
-/// Where the command writes.
-protocol CommandOutput {
-    /// Writes one line (or block) to standard output.
-    mutating func write(_ text: String)
-    /// Writes one line to standard error.
-    mutating func error(_ text: String)
-}
-
-/// The process's standard output and standard error.
-struct StandardOutput: CommandOutput {
-    mutating func write(_ text: String) { print(text) }
-
-    mutating func error(_ text: String) {
-        FileHandle.standardError.write(Data((text.replacingOccurrences(of: "\n", with: " ") + "\n").utf8))
-    }
-}
-
-/// Parses `--name value` options by hand (the package has no dependencies).
-struct ArgumentReader {
-    private var arguments: ArraySlice<String>
-
-    init(_ arguments: ArraySlice<String>) { self.arguments = arguments }
-
-    /// The next argument, or `nil` at the end.
-    mutating func next() -> String? { arguments.popFirst() }
-
-    /// The value of option `name`.
-    mutating func value(of name: String) throws(CommandError) -> String {
-        guard let value = arguments.popFirst() else { throw CommandError("\(name) needs a value") }
+    /// The integer value of option `name`, if given.
+    func integer(_ name: String) throws(UsageError) -> Int? {
+        guard let text = options[name] else { return nil }
+        guard let value = Int(text) else {
+            throw UsageError(message: "option \(name) needs an integer, not \(WebCMPCommand.describe(text))")
+        }
         return value
-    }
-
-    /// The value of option `name` as an integer in `range`.
-    mutating func integer(of name: String, in range: ClosedRange<Int>) throws(CommandError) -> Int {
-        let text = try value(of: name)
-        guard let number = Int(text), range.contains(number) else {
-            throw CommandError("\(name) must be an integer in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
-        }
-        return number
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
 
-// `webcmp`: inspect TC strings and the IAB in-app keys the kit writes; benchmark decode + mapping.
-exit(WebCMPCommand.run(Array(CommandLine.arguments.dropFirst())))
+// `webcmp`: inspect TC strings and the IAB in-app keys WebCMPBridge writes; benchmark decode + mapping.
+let status = WebCMPCommand.run(Array(CommandLine.arguments.dropFirst()))
+exit(status)

@@ -2,172 +2,172 @@ import Foundation
 import Testing
 @testable import WebCMPBridge
 
-/// A fresh storage of one kind; `cleanup` removes whatever it persisted.
-struct StoreFixture: Sendable {
-    let storage: KeyValueStorage
-    let cleanup: @Sendable () -> Void
-    /// Reads the raw stored object, where the backend can say (real `UserDefaults` only).
-    let rawObject: @Sendable (String) -> Any?
-
-    enum Kind: String, CaseIterable, Sendable, CustomTestStringConvertible {
-        case inMemory, userDefaults
+/// Store tests, each run against the in-memory storage and against real `UserDefaults` (a unique suite per test).
+@Suite struct ConsentStoreTests {
+    enum Backend: String, CaseIterable, CustomTestStringConvertible {
+        case memory, userDefaults
         var testDescription: String { rawValue }
     }
 
-    static func make(_ kind: Kind) -> StoreFixture {
-        switch kind {
-        case .inMemory:
-            return StoreFixture(storage: .inMemory(), cleanup: {}, rawObject: { _ in nil })
+    /// Runs `body` with a fresh store; for `UserDefaults` the suite is unique and removed afterwards.
+    static func withStore(_ backend: Backend, _ body: (ConsentStore) throws -> Void) rethrows {
+        switch backend {
+        case .memory:
+            try body(.inMemory())
         case .userDefaults:
             let suite = "WebCMPBridgeTests." + UUID().uuidString
-            return StoreFixture(
-                storage: .userDefaults(suiteName: suite),
-                cleanup: { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) },
-                rawObject: { UserDefaults(suiteName: suite)?.object(forKey: $0) }
-            )
+            defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
+            try body(.userDefaults(suiteName: suite))
         }
     }
-}
 
-@Suite struct ConsentStoreTests {
     static let foreign: [String: KeyValueStorage.Value] = [
-        "IABConsent_ConsentString": .string("v1"),
-        "IABUSPrivacy_StringBackup": .string("1YNN"),
-        "WebCMPBridge.recordOther": .string("x"),
-        "com.app.setting": .int(3),
+        "MyApp.setting": .string("keep"),
+        "IABConsent_SubjectToGDPR": .string("1"),
+        "IABUSPrivacy_StringOther": .int(3),
+        "IABTCF": .int(1),
+        "WebCMPBridge.other": .int(2),
     ]
 
-    static let keysA: IABKeySet = IABKeySet([
-        .cmpSdkID: .int(300), .gdprApplies: .int(1), .tcString: .string("AAA"), .vendorConsents: .string("101"),
-        "IABTCF_PublisherRestrictions7": .string("_0"), .usPrivacyString: .string("1YNN"),
-        .gppString: .string("DBABTA~1YNN"), "IABGPP_6_String": .string("1YNN"),
-    ])
-
-    static let keysB: IABKeySet = IABKeySet([
-        .cmpSdkID: .int(300), .gdprApplies: .int(0), .tcString: .string("BBB"), .vendorConsents: .string(""),
-        "IABTCF_PublisherRestrictions2": .string("1"),
-    ])
-
-    static func record(_ tc: String) -> ConsentRecord {
-        ConsentRecord(tcString: tc, nonTCFData: .object(["a": .array([.number(1), .null, .bool(true)])]),
-                      expirationDate: Date(timeIntervalSince1970: 1_800_000_000), savedAt: Date(timeIntervalSince1970: 1_700_000_000.5))
+    static func everything(_ store: ConsentStore) -> [String: KeyValueStorage.Value] {
+        let names = store.storage.keys(["IAB", "My", "WebCMPBridge."])
+        return store.storage.load(names)
     }
 
-    private func withFixture(_ kind: StoreFixture.Kind, _ body: (ConsentStore, StoreFixture) throws -> Void) throws {
-        let fixture = StoreFixture.make(kind)
-        defer { fixture.cleanup() }
-        try fixture.storage.write(Self.foreign, [])
-        try body(ConsentStore(storage: fixture.storage), fixture)
-    }
+    static let keysV1 = IABKeySet([
+        .cmpSdkID: .int(300),
+        .gdprApplies: .int(1),
+        .tcString: .string("CQ-first"),
+        .vendorConsents: .string("0101"),
+        .publisherRestrictions(purpose: 7): .string("__1_"),
+        .gppSID: .string("2"),
+        .usPrivacyString: .string("1YNN"),
+        .additionalConsent: .string("2~1~dv."),
+    ])
 
-    @Test(arguments: StoreFixture.Kind.allCases)
-    func applyWritesKeysAndRecordAndRemovesStaleKeysOnly(_ kind: StoreFixture.Kind) throws {
-        try withFixture(kind) { store, fixture in
-            #expect(store.record() == nil)
+    static let keysV2 = IABKeySet([
+        .cmpSdkID: .int(300),
+        .gdprApplies: .int(0),
+        .tcString: .string("CQ-second"),
+        .vendorConsents: .string(""),
+        .publisherRestrictions(purpose: 2): .string("0"),
+    ])
+
+    static let record = ConsentRecord(
+        tcString: "CQ-first", nonTCFData: .object(["a": .array([.number(1.5), .null, .bool(true)])]),
+        additionalConsent: "2~1~dv.", expirationDate: Date(timeIntervalSince1970: 1_800_000_000.25),
+        crossDomainUserID: "u-1", configVersion: "v9", savedAt: Date(timeIntervalSince1970: 1_700_000_000.123))
+
+    @Test(arguments: Backend.allCases)
+    func applyThenRead(_ backend: Backend) throws {
+        try Self.withStore(backend) { store in
             #expect(store.iabKeys().values.isEmpty)
-            try store.apply(Self.keysA, record: Self.record("AAA"))
-            #expect(store.iabKeys() == Self.keysA)
-            #expect(store.record() == Self.record("AAA"))
-            try store.apply(Self.keysB, record: Self.record("BBB"))
-            #expect(store.iabKeys() == Self.keysB)
-            #expect(store.record() == Self.record("BBB"))
-            #expect(fixture.storage.load(Array(Self.foreign.keys)) == Self.foreign)
+            #expect(store.record() == nil)
+            #expect(store.savedAt() == nil)
+            try store.apply(Self.keysV1, record: Self.record)
+            #expect(store.iabKeys() == Self.keysV1)
+            #expect(store.record() == Self.record)
+            #expect(store.savedAt() == Self.record.savedAt)
         }
     }
 
-    @Test(arguments: StoreFixture.Kind.allCases)
-    func invalidInputLeavesStorageUntouched(_ kind: StoreFixture.Kind) throws {
-        try withFixture(kind) { store, fixture in
-            try store.apply(Self.keysA, record: Self.record("AAA"))
-            let everything = { fixture.storage.load(fixture.storage.allKeys(["IAB", "WebCMP", "com."])) }
-            let before = everything()
-            var foreign = Self.keysB
-            foreign["IABConsent_ConsentString"] = .string("forged")
-            #expect(throws: ConsentStoreError.foreignKey("IABConsent_ConsentString")) {
-                try store.apply(foreign, record: Self.record("BBB"))
-            }
-            var wrongType = Self.keysB
-            wrongType[.gdprApplies] = .string("1")
-            #expect(throws: ConsentStoreError.invalidValue(key: .gdprApplies, value: .string("1"), expected: .flag)) {
-                try store.apply(wrongType, record: Self.record("BBB"))
-            }
-            var badBinary = Self.keysB
-            badBinary[.purposeConsents] = .string("10x")
-            #expect(throws: ConsentStoreError.self) { try store.apply(badBinary, record: nil) }
-            var badRecord = Self.record("BBB")
-            badRecord.nonTCFData = .number(.nan)
-            #expect(throws: ConsentStoreError.self) { try store.apply(Self.keysB, record: badRecord) }
-            #expect(everything() == before)
+    @Test(arguments: Backend.allCases)
+    func staleKeysAreRemovedForeignKeysKept(_ backend: Backend) throws {
+        try Self.withStore(backend) { store in
+            try store.storage.write(Self.foreign, [])
+            try store.apply(Self.keysV1, record: Self.record)
+            try store.apply(Self.keysV2, record: nil)
+            #expect(store.iabKeys() == Self.keysV2)
+            #expect(store.record() == nil)
+            #expect(store.savedAt() == nil)
+            let all = Self.everything(store)
+            for (key, value) in Self.foreign { #expect(all[key] == value, "\(key)") }
+            #expect(all["IABTCF_PublisherRestrictions7"] == nil)
+            #expect(all["IABUSPrivacy_String"] == nil)
+            #expect(all["IABGPP_GppSID"] == nil)
+            #expect(all.count == Self.foreign.count + Self.keysV2.values.count)
         }
     }
 
-    @Test(arguments: StoreFixture.Kind.allCases)
-    func clearAllRemovesOnlyWhatTheStoreOwns(_ kind: StoreFixture.Kind) throws {
-        try withFixture(kind) { store, fixture in
-            try store.apply(Self.keysA, record: Self.record("AAA"))
-            try fixture.storage.write(["IABTCF_EnableAdvertiserConsentMode": .int(1)], [])
+    @Test(arguments: Backend.allCases)
+    func invalidInputTouchesNothing(_ backend: Backend) throws {
+        try Self.withStore(backend) { store in
+            try store.storage.write(Self.foreign, [])
+            try store.apply(Self.keysV1, record: Self.record)
+            let before = Self.everything(store)
+            var nonFinite = Self.record
+            nonFinite.nonTCFData = .number(.nan)
+            let cases: [(IABKeySet, ConsentRecord?, ConsentStoreError)] = [
+                (IABKeySet(["MyApp.setting": .string("x")]), nil, .foreignKey("MyApp.setting")),
+                (IABKeySet(["IABTCF_": .string("x")]), nil, .foreignKey("IABTCF_")),
+                (IABKeySet([.gdprApplies: .string("1")]), nil,
+                 .wrongValueType(.gdprApplies, expected: .int, found: .string)),
+                (IABKeySet([.tcString: .int(1)]), nil, .wrongValueType(.tcString, expected: .string, found: .int)),
+                (IABKeySet(["IABGPP_TCFEU2_gdprApplies": .string("1")]), nil,
+                 .wrongValueType("IABGPP_TCFEU2_gdprApplies", expected: .int, found: .string)),
+                (IABKeySet([.vendorConsents: .string("01x")]), nil, .invalidValue(.vendorConsents, .string("01x"))),
+                (IABKeySet(["IABTCF_PublisherRestrictions3": .string("0_3")]), nil,
+                 .invalidValue("IABTCF_PublisherRestrictions3", .string("0_3"))),
+                (IABKeySet(["IABTCF_PublisherRestrictionsX": .string("0")]), nil,
+                 .invalidValue("IABTCF_PublisherRestrictionsX", .string("0"))),
+                (IABKeySet(["IABGPP_TCFEU2_PublisherRestrictions1": .int(0)]), nil,
+                 .wrongValueType("IABGPP_TCFEU2_PublisherRestrictions1", expected: .string, found: .int)),
+            ]
+            for (keys, record, error) in cases {
+                #expect(throws: error) { try store.apply(keys, record: record) }
+            }
+            #expect(throws: ConsentStoreError.self) { try store.apply(Self.keysV2, record: nonFinite) }
+            #expect(Self.everything(store) == before)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func clearAllRemovesOnlyOurs(_ backend: Backend) throws {
+        try Self.withStore(backend) { store in
+            try store.storage.write(Self.foreign, [])
+            try store.apply(Self.keysV1, record: Self.record)
+            try store.storage.write(["IABGPP_7_String": .string("left by another CMP")], [])
             store.clearAll()
+            #expect(Self.everything(store) == Self.foreign)
+            #expect(store.record() == nil)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func corruptStoredDataReadsAsAbsent(_ backend: Backend) throws {
+        try Self.withStore(backend) { store in
+            try store.storage.write(
+                [
+                    ConsentStore.recordKey: .data(Data("{\"savedAt\": \"yesterday\"}".utf8)),
+                    ConsentStore.savedAtKey: .string("now"),
+                    "IABTCF_CmpSdkID": .double(1.5),
+                ], [])
+            #expect(store.record() == nil)
+            #expect(store.savedAt() == nil)
             #expect(store.iabKeys().values.isEmpty)
-            #expect(store.record() == nil)
-            #expect(fixture.storage.allKeys(["IABTCF_", "IABGPP_", "IABUSPrivacy_String", "WebCMPBridge.record"]).sorted()
-                == ["IABUSPrivacy_StringBackup", "WebCMPBridge.recordOther"])
-            #expect(fixture.storage.load(Array(Self.foreign.keys)) == Self.foreign)
-        }
-    }
-
-    @Test(arguments: StoreFixture.Kind.allCases)
-    func nilRecordRemovesTheStoredRecord(_ kind: StoreFixture.Kind) throws {
-        try withFixture(kind) { store, _ in
-            try store.apply(Self.keysA, record: Self.record("AAA"))
-            try store.apply(Self.keysA, record: nil)
-            #expect(store.record() == nil)
-            #expect(store.iabKeys() == Self.keysA)
-        }
-    }
-
-    @Test(arguments: StoreFixture.Kind.allCases)
-    func corruptRecordReadsAsNil(_ kind: StoreFixture.Kind) throws {
-        try withFixture(kind) { store, fixture in
-            try fixture.storage.write([ConsentStore.recordKey: .data(Data("{\"savedAt\":".utf8))], [])
-            #expect(store.record() == nil)
-            try fixture.storage.write([ConsentStore.recordKey: .string("not data")], [])
-            #expect(store.record() == nil)
-            try fixture.storage.write([ConsentStore.recordKey: .data(Data("{\"tcString\":\"x\"}".utf8))], [])
+            try store.storage.write([ConsentStore.recordKey: .string("not data")], [])
             #expect(store.record() == nil)
         }
     }
 
-    @Test func userDefaultsStoresNumbersAsIntegersAndStringsAsStrings() throws {
-        try withFixture(.userDefaults) { store, fixture in
-            try store.apply(Self.keysA, record: Self.record("AAA"))
-            #expect(fixture.rawObject("IABTCF_gdprApplies") as? Int == 1)
-            #expect(fixture.rawObject("IABTCF_gdprApplies") as? String == nil)
-            #expect(fixture.rawObject("IABTCF_CmpSdkID") as? Int == 300)
-            #expect(fixture.rawObject("IABTCF_VendorConsents") as? String == "101")
-            #expect(fixture.rawObject(ConsentStore.recordKey) is Data)
-        }
-    }
-
-    @Test func userDefaultsStoreIsVisibleToAFreshInstance() throws {
+    @Test func userDefaultsIsSharedAcrossInstancesAndStoresNumbersAsIntegers() throws {
         let suite = "WebCMPBridgeTests." + UUID().uuidString
         defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
-        try ConsentStore.userDefaults(suiteName: suite).apply(Self.keysB, record: Self.record("BBB"))
-        let reopened = ConsentStore.userDefaults(suiteName: suite)
-        #expect(reopened.iabKeys() == Self.keysB)
-        #expect(reopened.record() == Self.record("BBB"))
+        try ConsentStore.userDefaults(suiteName: suite).apply(Self.keysV1, record: Self.record)
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        #expect(defaults.object(forKey: "IABTCF_gdprApplies") as? Int == 1)
+        #expect(defaults.object(forKey: "IABTCF_gdprApplies") as? String == nil)
+        #expect(defaults.integer(forKey: "IABTCF_CmpSdkID") == 300)
+        #expect(defaults.string(forKey: "IABTCF_VendorConsents") == "0101")
+        let other = ConsentStore.userDefaults(suiteName: suite)
+        #expect(other.iabKeys() == Self.keysV1)
+        #expect(other.record() == Self.record)
     }
 
-    @Test func storageErrorsAreReportedAsStorageFailed() {
-        struct Boom: Error {}
-        let store = ConsentStore(storage: KeyValueStorage(load: { _ in [:] }, allKeys: { _ in [] },
-                                                          write: { _, _ in throw Boom() }))
-        #expect(throws: ConsentStoreError.self) { try store.apply(Self.keysB, record: nil) }
-    }
-
-    @Test func errorDescriptionsNameTheProblem() {
-        #expect(ConsentStoreError.foreignKey("Other").description.contains("Other"))
-        let invalid = ConsentStoreError.invalidValue(key: .gdprApplies, value: .int(2), expected: .flag)
-        #expect(invalid.description.contains("IABTCF_gdprApplies"))
-        #expect(invalid.description.contains("0 or 1"))
+    @Test func errorDescriptions() {
+        #expect(ConsentStoreError.foreignKey("Other").description.contains("\"Other\""))
+        #expect(ConsentStoreError.wrongValueType(.gdprApplies, expected: .int, found: .string).description
+            .contains("IABTCF_gdprApplies"))
+        #expect(ConsentStoreError.storageUnavailable(suiteName: nil).description.contains("standard"))
     }
 }

@@ -1,194 +1,248 @@
 import Testing
 @testable import WebCMPBridge
 
-/// Tests of the in-app key mapping core over constructed TC string models (no decoding involved).
+/// Mapping tests over models built in code (independent of the TC string decoder).
 @Suite struct IABKeyMappingTests {
-    private func map(
-        _ tc: TCString, raw: String = "RAW", context: IABKeySet.TCFContext = .init(), names: TCFKeyNames = .tcf
-    ) -> [IABKey: IABValue] {
-        var values: [IABKey: IABValue] = [:]
-        IABKeySet.addTCFKeys(tc, raw: raw, context: context, names: names, to: &values)
-        return values
+    /// A binary string built the slow, obvious way: `'1'` at index id-1, as long as the highest id.
+    static func bits(_ ids: [Int]) -> String {
+        guard let max = ids.max() else { return "" }
+        var characters = [Character](repeating: "0", count: max)
+        for id in ids { characters[id - 1] = "1" }
+        return String(characters)
     }
 
-    @Test func fullModelProducesEveryKeyWithSpecTypes() {
-        let tc = TCString(
-            policyVersion: 5, useNonStandardTexts: true, specialFeatureOptIns: [2],
-            purposeConsents: [1, 3, 4], purposeLegitimateInterests: [2, 7], purposeOneTreatment: true,
-            publisherCountryCode: "DE", vendorConsents: [1, 5, 130], vendorLegitimateInterests: [3],
-            publisherRestrictions: [PublisherRestriction(purposeID: 2, restrictionType: .requireConsent, vendors: [2, 4])],
-            disclosedVendors: [1, 2, 3, 5, 130],
-            publisherTC: PublisherTC(purposeConsents: [1], purposeLegitimateInterests: [], numberOfCustomPurposes: 3,
-                                     customPurposeConsents: [3], customPurposeLegitimateInterests: [1, 2])
-        )
-        let values = map(tc, raw: "CQ-raw.string", context: .init(gdprApplies: true, cmpSDKID: 300, cmpSDKVersion: 7))
-        let vendors = "1" + String(repeating: "0", count: 3) + "1" + String(repeating: "0", count: 124) + "1"
+    static let richModel = TCString(
+        cmpID: 300, cmpVersion: 7, vendorListVersion: 120, policyVersion: 5, useNonStandardTexts: true,
+        specialFeatureOptIns: [1], purposeConsents: [1, 3, 4], purposeLegitimateInterests: [2, 7],
+        publisherCountryCode: "DE", vendorConsents: [1, 3, 1000], vendorLegitimateInterests: [2],
+        publisherRestrictions: [
+            PublisherRestriction(purposeID: 2, restrictionType: .notAllowed, vendors: [1, 5]),
+            PublisherRestriction(purposeID: 7, restrictionType: .requireConsent, vendors: [3]),
+            PublisherRestriction(purposeID: 2, restrictionType: .requireLegitimateInterest, vendors: [5, 8]),
+        ],
+        disclosedVendors: IDSet(1...10),
+        publisherTC: PublisherTC(
+            purposeConsents: [1], purposeLegitimateInterests: [2, 3], numberOfCustomPurposes: 3,
+            customPurposeConsents: [3], customPurposeLegitimateInterests: [])
+    )
+
+    static func map(
+        _ model: TCString?, raw: String = "RAW.TC", gpp: GPPMappingInput? = nil, ac: String? = nil,
+        _ consent: InAppConsent = InAppConsent()
+    ) throws -> IABKeySet {
+        try IABKeySet.mapped(tc: model.map { ($0, raw) }, gpp: gpp, additionalConsent: ac, consent: consent)
+    }
+
+    @Test func fullTCFKeySetWithExactTypes() throws {
+        let keys = try Self.map(
+            Self.richModel, ac: "2~1.35~dv.9",
+            InAppConsent(gdprApplies: true, cmpSDKID: 12, cmpSDKVersion: 3))
         let expected: [IABKey: IABValue] = [
-            "IABTCF_CmpSdkID": .int(300),
-            "IABTCF_CmpSdkVersion": .int(7),
-            "IABTCF_gdprApplies": .int(1),
+            "IABTCF_CmpSdkID": .int(12),
+            "IABTCF_CmpSdkVersion": .int(3),
             "IABTCF_PolicyVersion": .int(5),
+            "IABTCF_gdprApplies": .int(1),
             "IABTCF_PublisherCC": .string("DE"),
-            "IABTCF_PurposeOneTreatment": .int(1),
+            "IABTCF_PurposeOneTreatment": .int(0),
             "IABTCF_UseNonStandardTexts": .int(1),
             "IABTCF_UseNonStandardStacks": .int(1),
-            "IABTCF_TCString": .string("CQ-raw.string"),
-            "IABTCF_VendorConsents": .string(vendors),
-            "IABTCF_VendorLegitimateInterests": .string("001"),
-            "IABTCF_DisclosedVendors": .string("11101" + String(repeating: "0", count: 124) + "1"),
+            "IABTCF_TCString": .string("RAW.TC"),
+            "IABTCF_VendorConsents": .string(Self.bits([1, 3, 1000])),
+            "IABTCF_VendorLegitimateInterests": .string("01"),
+            "IABTCF_DisclosedVendors": .string("1111111111"),
             "IABTCF_PurposeConsents": .string("1011"),
             "IABTCF_PurposeLegitimateInterests": .string("0100001"),
-            "IABTCF_SpecialFeaturesOptIns": .string("01"),
-            "IABTCF_PublisherRestrictions2": .string("_1_1"),
+            "IABTCF_SpecialFeaturesOptIns": .string("1"),
+            "IABTCF_PublisherRestrictions2": .string("0___0__2"),
+            "IABTCF_PublisherRestrictions7": .string("__1_____"),
             "IABTCF_PublisherConsent": .string("1"),
-            "IABTCF_PublisherLegitimateInterests": .string(""),
+            "IABTCF_PublisherLegitimateInterests": .string("011"),
             "IABTCF_PublisherCustomPurposesConsents": .string("001"),
-            "IABTCF_PublisherCustomPurposesLegitimateInterests": .string("11"),
+            "IABTCF_PublisherCustomPurposesLegitimateInterests": .string(""),
+            "IABTCF_AddtlConsent": .string("2~1.35~dv.9"),
         ]
-        #expect(values == expected)
-        #expect(vendors.count == 130)
+        #expect(keys.values == expected)
+        #expect(keys[.vendorConsents]?.description.count == 1000)
     }
 
-    @Test func unknownFactsStayUnsetAndAbsentSegmentsFollowTheReference() {
-        let values = map(TCString())
-        #expect(values[.gdprApplies] == nil)
-        #expect(values[.cmpSdkID] == nil)
-        #expect(values[.cmpSdkVersion] == nil)
-        #expect(values[.disclosedVendors] == nil)
-        #expect(values[.publisherConsent] == .string(""))
-        #expect(values[.publisherCustomPurposesLegitimateInterests] == .string(""))
-        #expect(values[.vendorConsents] == .string(""))
-        #expect(values[.purposeOneTreatment] == .int(0))
-        #expect(values[.publisherCC] == .string("AA"))
-        #expect(values.keys.allSatisfy { !$0.rawValue.hasPrefix(IABKey.publisherRestrictionsPrefix) })
-        #expect(map(TCString(), context: .init(gdprApplies: false))[.gdprApplies] == .int(0))
-        #expect(map(TCString(disclosedVendors: []))[.disclosedVendors] == .string(""))
+    @Test func gdprAppliesIsOnlyWrittenWhenKnown() throws {
+        let model = TCString(cmpID: 5)
+        #expect(try Self.map(model)[.gdprApplies] == nil)
+        #expect(try Self.map(model, InAppConsent(gdprApplies: false))[.gdprApplies] == .int(0))
+        #expect(try Self.map(model, InAppConsent(gdprApplies: true))[.gdprApplies] == .int(1))
     }
 
-    @Test func restrictionStringsShareTheLengthOfTheHighestRestrictedVendor() {
-        let restrictions = [
-            PublisherRestriction(purposeID: 1, restrictionType: .notAllowed, vendors: [3]),
-            PublisherRestriction(purposeID: 7, restrictionType: .requireLegitimateInterest, vendors: [1, 6]),
-            PublisherRestriction(purposeID: 7, restrictionType: .requireConsent, vendors: [2]),
-            // Conflicting entries for vendor 6 / purpose 7: the stricter (lower) type wins.
-            PublisherRestriction(purposeID: 7, restrictionType: .notAllowed, vendors: [6]),
-            // Type 3 and purpose 0 are not usable and do not extend the length.
-            PublisherRestriction(purposeID: 8, restrictionType: .undefined, vendors: [50]),
-            PublisherRestriction(purposeID: 0, restrictionType: .notAllowed, vendors: [60]),
-        ]
-        let strings = IABKeySet.restrictionStrings(restrictions)
-        #expect(strings.map(\.purposeID) == [1, 7])
-        #expect(strings.map(\.value) == ["__0___", "21___0"])
-        #expect(IABKeySet.restrictionStrings([]).isEmpty)
-        let keys = map(TCString(publisherRestrictions: restrictions))
-        #expect(keys["IABTCF_PublisherRestrictions7"] == .string("21___0"))
-        #expect(keys["IABTCF_PublisherRestrictions8"] == nil)
+    @Test func sdkIDFallsBackToTheStringsCMP() throws {
+        let keys = try Self.map(TCString(cmpID: 28, cmpVersion: 9))
+        #expect(keys[.cmpSdkID] == .int(28))
+        #expect(keys[.cmpSdkVersion] == .int(9))
     }
 
-    @Test func gppMirrorUsesTheGPPTableNames() {
-        let values = map(TCString(purposeConsents: [1]), raw: "SECTION", context: .init(gdprApplies: true),
-                         names: .gppTCFEU2)
-        #expect(values["IABGPP_2_TCString"] == .string("SECTION"))
-        #expect(values["IABGPP_TCFEU2_PurposeConsents"] == .string("1"))
-        #expect(values["IABGPP_TCFEU2_gdprApplies"] == .int(1))
-        #expect(values["IABGPP_TCFEU2_UseNonStandardStacks"] == .int(0))
-        #expect(values["IABGPP_TCFEU2_UseNonStandardTexts"] == nil)
-        #expect(values.keys.allSatisfy { $0.rawValue.hasPrefix("IABGPP_") })
-        #expect(values.keys.allSatisfy { $0.accepts(values[$0] ?? .int(-1)) })
+    @Test func absentSegmentsAndEmptySets() throws {
+        let keys = try Self.map(TCString(purposeOneTreatment: true))
+        #expect(keys[.disclosedVendors] == nil)
+        for key in [
+            IABKey.publisherConsent, .publisherLegitimateInterests, .publisherCustomPurposesConsents,
+            .publisherCustomPurposesLegitimateInterests, .vendorConsents, .purposeConsents, .specialFeaturesOptIns,
+        ] {
+            #expect(keys[key] == .string(""), "\(key)")
+        }
+        #expect(keys[.purposeOneTreatment] == .int(1))
+        #expect(keys[.useNonStandardTexts] == .int(0))
+        #expect(!keys.values.keys.contains { $0.rawValue.hasPrefix("IABTCF_PublisherRestrictions") })
+        #expect(keys[.additionalConsent] == nil)
+        #expect(try Self.map(TCString(disclosedVendors: []))[.disclosedVendors] == .string(""))
     }
 
-    @Test func gppHeaderKeysAndSectionStrings() throws {
-        let gpp = GPPInput(string: "DBACNY~1YNN~1NYN", version: 1, sectionIDs: [6, 7], sections: ["1YNN", "1NYN"])
-        var values: [IABKey: IABValue] = [:]
-        try IABKeySet.addGPPKeys(gpp, applicableSections: nil, context: .init(), to: &values)
-        #expect(values == [
-            "IABGPP_HDR_Version": .string("1"),
-            "IABGPP_HDR_Sections": .string("6_7"),
-            "IABGPP_HDR_GppString": .string("DBACNY~1YNN~1NYN"),
-            "IABGPP_GppSID": .string("6_7"),
-            "IABGPP_6_String": .string("1YNN"),
-            "IABGPP_7_String": .string("1NYN"),
+    @Test func everyNumberKeyIsAnInteger() throws {
+        let keys = try Self.map(Self.richModel, InAppConsent(gdprApplies: false))
+        for (key, value) in keys.values {
+            #expect(key.expectedKind == value.kind, "\(key)")
+        }
+        let numbers = keys.values.filter { $0.value.kind == .int }.keys.map(\.rawValue).sorted()
+        #expect(numbers == [
+            "IABTCF_CmpSdkID", "IABTCF_CmpSdkVersion", "IABTCF_PolicyVersion", "IABTCF_PurposeOneTreatment",
+            "IABTCF_UseNonStandardStacks", "IABTCF_UseNonStandardTexts", "IABTCF_gdprApplies",
         ])
-        values = [:]
-        try IABKeySet.addGPPKeys(gpp, applicableSections: [7], context: .init(), to: &values)
-        #expect(values[.gppSID] == .string("7"))
-        try IABKeySet.addGPPKeys(gpp, applicableSections: [-1], context: .init(), to: &values)
-        #expect(values[.gppSID] == .string("-1"))
-        #expect(throws: IABMappingError.invalidGPPSectionID(0)) {
-            var scratch: [IABKey: IABValue] = [:]
-            try IABKeySet.addGPPKeys(gpp, applicableSections: [0], context: .init(), to: &scratch)
+    }
+
+    @Test func publisherRestrictionRules() {
+        let strings = IABKeySet.publisherRestrictionStrings([
+            PublisherRestriction(purposeID: 3, restrictionType: .requireLegitimateInterest, vendors: [2]),
+            PublisherRestriction(purposeID: 3, restrictionType: .requireConsent, vendors: [2, 4]),
+            PublisherRestriction(purposeID: 1, restrictionType: .undefined, vendors: [9]),
+            PublisherRestriction(purposeID: 0, restrictionType: .notAllowed, vendors: [9]),
+            PublisherRestriction(purposeID: 5, restrictionType: .notAllowed, vendors: []),
+            PublisherRestriction(purposeID: 10, restrictionType: .notAllowed, vendors: [1]),
+        ])
+        #expect(strings.map(\.purpose) == [3, 10])
+        #expect(strings.map(\.value) == ["_1_1", "0___"])
+        #expect(IABKeySet.publisherRestrictionStrings([]).isEmpty)
+    }
+
+    @Test func restrictionOverTheWholeVendorRange() {
+        var all = IDSet()
+        all.insert(contentsOf: 1...IDSet.maximumID)
+        let strings = IABKeySet.publisherRestrictionStrings([
+            PublisherRestriction(purposeID: 63, restrictionType: .requireConsent, vendors: all),
+            PublisherRestriction(purposeID: 1, restrictionType: .notAllowed, vendors: [IDSet.maximumID]),
+        ])
+        #expect(strings.map(\.purpose) == [1, 63])
+        #expect(strings.allSatisfy { $0.value.utf8.count == IDSet.maximumID })
+        #expect(strings[0].value.hasSuffix("_0"))
+        #expect(strings[1].value.utf8.allSatisfy { $0 == UInt8(ascii: "1") })
+    }
+
+    @Test func usPrivacyValidation() throws {
+        for valid in ["1YNN", "1---", "1NY-", "1YYY"] {
+            let keys = try IABKeySet(mapping: InAppConsent(usPrivacy: valid))
+            #expect(keys.values == [.usPrivacyString: .string(valid)])
         }
-        let mismatched = GPPInput(string: "x", version: 1, sectionIDs: [6, 7], sections: ["1YNN"])
-        #expect(throws: IABMappingError.self) {
-            var scratch: [IABKey: IABValue] = [:]
-            try IABKeySet.addGPPKeys(mismatched, applicableSections: nil, context: .init(), to: &scratch)
+        for invalid in ["1YN", "2YNN", "1ynn", "1YNNN", "1YNX", " 1YN", "1ＹNN"] {
+            #expect(throws: IABMappingError.invalidUSPrivacy(invalid)) {
+                try IABKeySet(mapping: InAppConsent(usPrivacy: invalid))
+            }
         }
     }
 
-    @Test(arguments: ["1YNN", "1---", "1NY-", "1YYY"])
-    func validUSPrivacy(_ value: String) throws {
-        try IABKeySet.validateUSPrivacy(value)
-        let keys = try IABKeySet(mapping: InAppConsent(usPrivacy: value))
-        #expect(keys.values == [.usPrivacyString: .string(value)])
-    }
-
-    @Test(arguments: ["2YNN", "1YN", "1YNNN", "1ynn", "1YNX", " 1YNN", "1ＹNN"])
-    func invalidUSPrivacy(_ value: String) {
-        #expect(throws: IABMappingError.invalidUSPrivacy(value)) { try IABKeySet(mapping: InAppConsent(usPrivacy: value)) }
-    }
-
-    @Test(arguments: ["1~1.35.41.101", "1~", "2~1.35.41.101~dv.9.21.81", "2~~dv.1.2.3.4.10", "2~1.2.3.4.10~dv."])
-    func validAdditionalConsent(_ value: String) throws {
-        try IABKeySet.validateAdditionalConsent(value)
-    }
-
-    @Test(arguments: ["", "3~1", "1~1..2", "1~a", "2~1.2", "2~1~9", "2~1~dv.x", "1~1~dv.2", "~", "1~-1"])
-    func invalidAdditionalConsent(_ value: String) {
-        #expect(throws: IABMappingError.self) { try IABKeySet.validateAdditionalConsent(value) }
-    }
-
-    @Test func emptyInputMapsToNoKeysAndEmptyStringsCountAsAbsent() throws {
+    @Test func emptyInputGivesNoKeys() throws {
         #expect(try IABKeySet(mapping: InAppConsent()).values.isEmpty)
-        let keys = try IABKeySet(mapping: InAppConsent(tcString: "", gdprApplies: true, cmpSDKID: 3, gppString: "",
-                                                       usPrivacy: ""))
-        #expect(keys.values.isEmpty)
+        #expect(try IABKeySet(mapping: InAppConsent(tcString: "", gdprApplies: true, usPrivacy: "")).values.isEmpty)
     }
 
-    @Test func negativeCMPNumbersAreRejected() {
-        #expect(throws: IABMappingError.negativeNumber(key: .cmpSdkID, value: -1)) {
-            try IABKeySet(mapping: InAppConsent(cmpSDKID: -1))
+    @Test func sdkIDAndVersionRanges() {
+        #expect(throws: IABMappingError.invalidCmpSDKID(4096)) {
+            try Self.map(TCString(), InAppConsent(cmpSDKID: 4096))
         }
-        #expect(throws: IABMappingError.negativeNumber(key: .cmpSdkVersion, value: -5)) {
-            try IABKeySet(mapping: InAppConsent(cmpSDKVersion: -5))
+        #expect(throws: IABMappingError.invalidCmpSDKID(-1)) {
+            try Self.map(TCString(), InAppConsent(cmpSDKID: -1))
+        }
+        #expect(throws: IABMappingError.invalidCmpSDKVersion(-5)) {
+            try Self.map(TCString(), InAppConsent(cmpSDKVersion: -5))
+        }
+        #expect(throws: IABMappingError.invalidCmpSDKVersion(Int(Int32.max) + 1)) {
+            try Self.map(TCString(), InAppConsent(cmpSDKVersion: Int(Int32.max) + 1))
         }
     }
 
-    @Test func valueKindsFollowTheKeyTables() {
-        #expect(IABKey.cmpSdkID.valueKind == .number)
-        #expect(IABKey.gdprApplies.valueKind == .flag)
-        #expect(IABKey("IABGPP_TCFEU2_gdprApplies").valueKind == .flag)
-        #expect(IABKey.vendorConsents.valueKind == .binaryString)
-        #expect(IABKey("IABTCF_PublisherRestrictions12").valueKind == .restrictions)
-        #expect(IABKey("IABGPP_TCFEU2_PublisherRestrictions3").valueKind == .restrictions)
-        #expect(IABKey("IABTCF_PublisherRestrictionsX").valueKind == .unknown)
-        #expect(IABKey("IABGPP_7_String").valueKind == .string)
-        #expect(IABKey.gdprApplies.accepts(.int(1)))
-        #expect(!IABKey.gdprApplies.accepts(.int(2)))
-        #expect(!IABKey.gdprApplies.accepts(.string("1")))
-        #expect(!IABKey.cmpSdkID.accepts(.int(-1)))
-        #expect(!IABKey.vendorConsents.accepts(.string("012")))
-        #expect(IABKey("IABTCF_PublisherRestrictions1").accepts(.string("_0_12")))
-        #expect(!IABKey("IABTCF_PublisherRestrictions1").accepts(.string("3")))
-        #expect(!IABKey.tcString.accepts(.int(1)))
-        #expect(IABKey("IABTCF_EnableAdvertiserConsentMode").accepts(.int(1)))
+    static let gpp = GPPMappingInput(
+        rawValue: "DBACNY~RAW.TC~1YNN", version: 1, sectionIDs: [2, 6],
+        sections: [.init(id: 2, string: "RAW.TC"), .init(id: 6, string: "1YNN")])
+
+    @Test func gppKeysWithTCFEUMirror() throws {
+        let keys = try Self.map(
+            Self.richModel, gpp: Self.gpp, ac: "1~1",
+            InAppConsent(gdprApplies: true, cmpSDKID: 12, cmpSDKVersion: 3, gppApplicableSections: [2]))
+        let tcf = try Self.map(Self.richModel, InAppConsent(gdprApplies: true, cmpSDKID: 12, cmpSDKVersion: 3))
+        #expect(keys["IABGPP_HDR_Version"] == .string("1"))
+        #expect(keys["IABGPP_HDR_Sections"] == .string("2_6"))
+        #expect(keys["IABGPP_HDR_GppString"] == .string("DBACNY~RAW.TC~1YNN"))
+        #expect(keys["IABGPP_GppSID"] == .string("2"))
+        #expect(keys["IABGPP_2_String"] == .string("RAW.TC"))
+        #expect(keys["IABGPP_2_TCString"] == .string("RAW.TC"))
+        #expect(keys["IABGPP_6_String"] == .string("1YNN"))
+        #expect(keys["IABGPP_TCFEU2_UseNonStandardStacks"] == .int(1))
+        #expect(keys["IABGPP_TCFEU2_gdprApplies"] == .int(1))
+        #expect(keys["IABGPP_TCFEU2_CmpSdkID"] == .int(12))
+        #expect(keys["IABGPP_TCFEU2_PublisherRestrictions2"] == .string("0___0__2"))
+        #expect(keys["IABGPP_TCFEU2_VendorConsents"] == tcf[.vendorConsents])
+        #expect(keys["IABGPP_TCFEU2_PublisherCustomPurposesConsents"] == .string("001"))
+        #expect(keys["IABGPP_TCFEU2_DisclosedVendors"] == nil)
+        #expect(keys["IABGPP_TCFEU2_UseNonStandardTexts"] == nil)
+        #expect(keys["IABGPP_TCFEU2_AddtlConsent"] == nil)
+        #expect(keys["IABGPP_TCFEU2_TCString"] == nil)
+        // Mirror keys: exactly the GPP EU "Key Names" table (18 rows, restrictions for purposes 2 and 7).
+        let mirror = keys.values.keys.filter { $0.rawValue.hasPrefix("IABGPP_TCFEU2_") }
+        #expect(mirror.count == 18)
+        // Every IABTCF key is still there, unchanged.
+        for (key, value) in tcf.values { #expect(keys[key] == value, "\(key)") }
+        #expect(keys[.additionalConsent] == .string("1~1"))
     }
 
-    @Test func ownedFamilies() {
-        #expect(IABKey.tcString.isOwnedFamily)
-        #expect(IABKey("IABGPP_HDR_Version").isOwnedFamily)
-        #expect(IABKey.usPrivacyString.isOwnedFamily)
-        #expect(!IABKey("IABUSPrivacy_StringX").isOwnedFamily)
-        #expect(!IABKey("IABConsent_ConsentString").isOwnedFamily)
-        #expect(!IABKey("iabtcf_TCString").isOwnedFamily)
+    static let gppUSP = GPPMappingInput(
+        rawValue: "DBABTA~1YN-", version: 1, sectionIDs: [6], sections: [.init(id: 6, string: "1YN-")])
+
+    @Test func gppWithoutTCStringGivesOnlyGPPKeys() throws {
+        let keys = try Self.map(nil, gpp: Self.gppUSP, ac: "1~1", InAppConsent(gdprApplies: false, usPrivacy: "1YN-"))
+        #expect(keys.values == [
+            "IABGPP_HDR_Version": .string("1"),
+            "IABGPP_HDR_Sections": .string("6"),
+            "IABGPP_HDR_GppString": .string("DBABTA~1YN-"),
+            "IABGPP_GppSID": .string("6"),
+            "IABGPP_6_String": .string("1YN-"),
+            "IABUSPrivacy_String": .string("1YN-"),
+        ])
+    }
+
+    @Test func applicableSectionsAreValidated() throws {
+        let keys = try Self.map(nil, gpp: Self.gppUSP, InAppConsent(gppApplicableSections: [-1]))
+        #expect(keys[.gppSID] == .string("-1"))
+        let both = try Self.map(nil, gpp: Self.gppUSP, InAppConsent(gppApplicableSections: [7, 6]))
+        #expect(both[.gppSID] == .string("7_6"))
+        #expect(throws: IABMappingError.invalidApplicableSection(-2)) {
+            try Self.map(nil, gpp: Self.gppUSP, InAppConsent(gppApplicableSections: [2, -2]))
+        }
+    }
+
+    @Test func knownKeyNames() {
+        #expect(IABKey.publisherRestrictions(purpose: 7).rawValue == "IABTCF_PublisherRestrictions7")
+        #expect(IABKey.gppSectionString(8).rawValue == "IABGPP_8_String")
+        #expect(IABKey.vendorConsents.gppTCFEUMirror?.rawValue == "IABGPP_TCFEU2_VendorConsents")
+        #expect(IABKey.tcString.gppTCFEUMirror == .gppTCFEUTCString)
+        #expect(IABKey.usPrivacyString.gppTCFEUMirror == nil)
+        #expect(IABKey("IABTCF_Anything").isOwnedIABKey)
+        #expect(IABKey("IABUSPrivacy_String").isOwnedIABKey)
+        for foreign in ["IABTCF_", "IABGPP_", "IABTCF", "IABUSPrivacy_StringX", "IABConsent_CMPPresent", "iabtcf_x", ""] {
+            #expect(!IABKey(rawValue: foreign).isOwnedIABKey, "\(foreign)")
+        }
+    }
+
+    @Test func errorDescriptionsNameTheProblem() {
+        #expect(IABMappingError.invalidUSPrivacy("1ZZZ").description.contains("\"1ZZZ\""))
+        #expect(IABMappingError.invalidCmpSDKID(9999).description.contains("9999"))
+        let long = String(repeating: "x", count: 500) + "\u{0}"
+        let description = IABMappingError.invalidGPPString(long, reason: "bad").description
+        #expect(description.count < 200)
+        #expect(!description.contains("\u{0}"))
     }
 }

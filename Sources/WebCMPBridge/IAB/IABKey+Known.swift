@@ -1,26 +1,27 @@
-/// The keys of the IAB in-app specifications, and the key families this package owns.
+/// The keys this package writes, with the value type each one must have.
 ///
-/// Spec: TCF "Consent Management Platform API" v2.2, "In-App Details" (key table);
-/// GPP "CMP API Specification" v1.1, "In-App Details"; GPP "IAB TCF Europe Technical Specification", "Key Names";
-/// USP API v1.0, "In-app support"; Google "Additional Consent technical specification".
+/// Spec: TCF "Consent Management Platform API" v2.2, "In-App Details" (key table); GPP "CMP API Specification" v1.1,
+/// "In-App Details"; GPP "IAB TCF Europe Technical Specification", "Key Names"; USP API v1.0, "In-app support".
 extension IABKey {
-    // MARK: TCF v2 (`IABTCF_*`)
+    // MARK: TCF v2 (`IABTCF_*`), CMP API v2.2 "In-App Details"
 
-    /// `IABTCF_CmpSdkID` (Number): the CMP SDK's registered id.
+    /// `IABTCF_CmpSdkID` (Number): the CMP SDK id; its presence tells vendors a CMP is present.
     public static let cmpSdkID: IABKey = "IABTCF_CmpSdkID"
     /// `IABTCF_CmpSdkVersion` (Number).
     public static let cmpSdkVersion: IABKey = "IABTCF_CmpSdkVersion"
     /// `IABTCF_PolicyVersion` (Number): the TC string's `TcfPolicyVersion`.
     public static let policyVersion: IABKey = "IABTCF_PolicyVersion"
-    /// `IABTCF_gdprApplies` (Number 0/1; unset = undetermined).
+    /// `IABTCF_gdprApplies` (Number 0/1; unset while undetermined).
     public static let gdprApplies: IABKey = "IABTCF_gdprApplies"
-    /// `IABTCF_PublisherCC` (String).
+    /// `IABTCF_PublisherCC` (String, ISO 3166-1 alpha-2, default `AA`).
     public static let publisherCC: IABKey = "IABTCF_PublisherCC"
-    /// `IABTCF_PurposeOneTreatment` (Number).
+    /// `IABTCF_PurposeOneTreatment` (Number 0/1).
     public static let purposeOneTreatment: IABKey = "IABTCF_PurposeOneTreatment"
-    /// `IABTCF_UseNonStandardTexts` (Number), the TCF 2.2 name of the bit.
+    /// `IABTCF_UseNonStandardTexts` (Number 0/1), the TCF 2.2 name of the bit.
     public static let useNonStandardTexts: IABKey = "IABTCF_UseNonStandardTexts"
-    /// `IABTCF_UseNonStandardStacks` (Number), the pre-2.2 name of the same bit, still read by older SDKs.
+    /// `IABTCF_UseNonStandardStacks` (Number 0/1): the pre-2.2 name of the same bit, still read by older SDKs and
+    /// still named by the GPP EU section's key table. This package writes it as a mirror of
+    /// ``useNonStandardTexts``.
     public static let useNonStandardStacks: IABKey = "IABTCF_UseNonStandardStacks"
     /// `IABTCF_TCString` (String): the full TC string, verbatim.
     public static let tcString: IABKey = "IABTCF_TCString"
@@ -28,7 +29,7 @@ extension IABKey {
     public static let vendorConsents: IABKey = "IABTCF_VendorConsents"
     /// `IABTCF_VendorLegitimateInterests` (binary string).
     public static let vendorLegitimateInterests: IABKey = "IABTCF_VendorLegitimateInterests"
-    /// `IABTCF_DisclosedVendors` (binary string), TCF 2.3; written only when the segment is present.
+    /// `IABTCF_DisclosedVendors` (binary string; TCF 2.3, written when the segment is present).
     public static let disclosedVendors: IABKey = "IABTCF_DisclosedVendors"
     /// `IABTCF_PurposeConsents` (binary string).
     public static let purposeConsents: IABKey = "IABTCF_PurposeConsents"
@@ -36,60 +37,132 @@ extension IABKey {
     public static let purposeLegitimateInterests: IABKey = "IABTCF_PurposeLegitimateInterests"
     /// `IABTCF_SpecialFeaturesOptIns` (binary string).
     public static let specialFeaturesOptIns: IABKey = "IABTCF_SpecialFeaturesOptIns"
-    /// `IABTCF_PublisherConsent` (binary string).
+    /// `IABTCF_PublisherConsent` (binary string, PublisherTC segment).
     public static let publisherConsent: IABKey = "IABTCF_PublisherConsent"
-    /// `IABTCF_PublisherLegitimateInterests` (binary string).
+    /// `IABTCF_PublisherLegitimateInterests` (binary string, PublisherTC segment).
     public static let publisherLegitimateInterests: IABKey = "IABTCF_PublisherLegitimateInterests"
-    /// `IABTCF_PublisherCustomPurposesConsents` (binary string).
+    /// `IABTCF_PublisherCustomPurposesConsents` (binary string, PublisherTC segment).
     public static let publisherCustomPurposesConsents: IABKey = "IABTCF_PublisherCustomPurposesConsents"
-    /// `IABTCF_PublisherCustomPurposesLegitimateInterests` (binary string).
+    /// `IABTCF_PublisherCustomPurposesLegitimateInterests` (binary string, PublisherTC segment).
     public static let publisherCustomPurposesLegitimateInterests: IABKey =
         "IABTCF_PublisherCustomPurposesLegitimateInterests"
-    /// `IABTCF_AddtlConsent` (String): Google's Additional Consent string (not an IAB key; Google AC spec).
+    /// `IABTCF_AddtlConsent` (String): Google's Additional Consent string (not in the IAB spec; Google AC spec).
     public static let additionalConsent: IABKey = "IABTCF_AddtlConsent"
 
-    /// `IABTCF_PublisherRestrictions{purposeID}` (String of `'0'`/`'1'`/`'2'`/`'_'`).
-    public static func publisherRestrictions(purposeID: Int) -> IABKey {
+    /// `IABTCF_PublisherRestrictions{ID}` (string of `0`/`1`/`2`/`_`) for purpose `purposeID`.
+    public static func publisherRestrictions(purpose purposeID: Int) -> IABKey {
         IABKey(rawValue: publisherRestrictionsPrefix + String(purposeID))
     }
 
-    /// The prefix of the `IABTCF_PublisherRestrictions{ID}` keys.
-    public static let publisherRestrictionsPrefix = "IABTCF_PublisherRestrictions"
+    /// The name of the publisher restriction keys without the purpose id.
+    static let publisherRestrictionsPrefix = "IABTCF_PublisherRestrictions"
+    /// The GPP EU mirror of ``publisherRestrictionsPrefix``.
+    static let gppPublisherRestrictionsPrefix = "IABGPP_TCFEU2_PublisherRestrictions"
 
-    // MARK: GPP (`IABGPP_*`)
+    // MARK: GPP (`IABGPP_*`), GPP CMP API "In-App Details" and GPP EU section "Key Names"
 
-    /// `IABGPP_HDR_Version` (String, per the GPP key table).
+    /// `IABGPP_HDR_Version` (String, e.g. `"1"`).
     public static let gppVersion: IABKey = "IABGPP_HDR_Version"
-    /// `IABGPP_HDR_Sections` (String): the header's section ids joined with `_`, e.g. `"2_6"`.
+    /// `IABGPP_HDR_Sections` (String): the header's section ids joined by `_`, e.g. `"2_6"`.
     public static let gppSections: IABKey = "IABGPP_HDR_Sections"
-    /// `IABGPP_HDR_GppString` (String): the full GPP string.
+    /// `IABGPP_HDR_GppString` (String): the full GPP string, verbatim.
     public static let gppString: IABKey = "IABGPP_HDR_GppString"
-    /// `IABGPP_GppSID` (String): the section ids in force, joined with `_`.
+    /// `IABGPP_GppSID` (String): the section ids in force, joined by `_`.
     public static let gppSID: IABKey = "IABGPP_GppSID"
-    /// `IABGPP_2_TCString` (String): the TCF EU section's TC string, per the GPP TCF EU "Key Names" table.
+    /// `IABGPP_2_TCString` (String): the TCF EU section (id 2) string, name from the GPP EU "Key Names" table.
     public static let gppTCFEUTCString: IABKey = "IABGPP_2_TCString"
 
-    /// `IABGPP_{sectionID}_String` (String): one GPP section's encoded string.
-    public static func gppSectionString(sectionID: Int) -> IABKey {
+    /// `IABGPP_{id}_String` (String): the encoded string of GPP section `sectionID`.
+    public static func gppSectionString(_ sectionID: Int) -> IABKey {
         IABKey(rawValue: "IABGPP_" + String(sectionID) + "_String")
     }
 
-    // MARK: US Privacy
+    /// The GPP EU mirror of an `IABTCF_*` key: `IABTCF_X` → `IABGPP_TCFEU2_X` (GPP EU section, "Key Names").
+    ///
+    /// `IABTCF_TCString` maps to ``gppTCFEUTCString`` instead; keys outside the `IABTCF_` family return `nil`.
+    public var gppTCFEUMirror: IABKey? {
+        guard rawValue.hasPrefix(IABKey.tcfPrefix) else { return nil }
+        if self == .tcString { return .gppTCFEUTCString }
+        return IABKey(rawValue: "IABGPP_TCFEU2_" + rawValue.dropFirst(IABKey.tcfPrefix.count))
+    }
 
-    /// `IABUSPrivacy_String` (String), e.g. `"1YNN"`.
+    // MARK: US Privacy, USP API v1.0 "In-app support"
+
+    /// `IABUSPrivacy_String` (String, e.g. `"1YNN"`).
     public static let usPrivacyString: IABKey = "IABUSPrivacy_String"
 
     // MARK: Families
 
-    /// The key prefixes of the families this package writes and owns (every key starting with one of them is
-    /// removed when it is no longer produced).
-    public static let ownedPrefixes = ["IABTCF_", "IABGPP_"]
+    /// The prefix of every TCF v2 key.
+    public static let tcfPrefix = "IABTCF_"
+    /// The prefix of every GPP key.
+    public static let gppPrefix = "IABGPP_"
 
-    /// Keys this package owns outside ``ownedPrefixes``.
-    public static let ownedExactKeys = ["IABUSPrivacy_String"]
+    /// Whether the key belongs to a family this package owns and clears: `IABTCF_*`, `IABGPP_*` or
+    /// `IABUSPrivacy_String`.
+    public var isOwnedIABKey: Bool {
+        (rawValue.hasPrefix(IABKey.tcfPrefix) && rawValue.utf8.count > IABKey.tcfPrefix.utf8.count)
+            || (rawValue.hasPrefix(IABKey.gppPrefix) && rawValue.utf8.count > IABKey.gppPrefix.utf8.count)
+            || self == .usPrivacyString
+    }
 
-    /// Whether the key belongs to a family this package writes (`IABTCF_*`, `IABGPP_*`, `IABUSPrivacy_String`).
-    public var isOwnedFamily: Bool {
-        IABKey.ownedPrefixes.contains { rawValue.hasPrefix($0) } || IABKey.ownedExactKeys.contains(rawValue)
+    /// The value type the specs give this key, when this package knows it.
+    public var expectedKind: IABValue.Kind? {
+        if let kind = IABKey.knownKinds[self] { return kind }
+        if rawValue.hasPrefix(IABKey.publisherRestrictionsPrefix)
+            || rawValue.hasPrefix(IABKey.gppPublisherRestrictionsPrefix)
+        {
+            return .string
+        }
+        if rawValue.hasPrefix("IABGPP_"), rawValue.hasSuffix("_String") { return .string }
+        return nil
+    }
+
+    private static let knownKinds: [IABKey: IABValue.Kind] = {
+        var kinds: [IABKey: IABValue.Kind] = [:]
+        let numbers: [IABKey] = [
+            .cmpSdkID, .cmpSdkVersion, .policyVersion, .gdprApplies, .purposeOneTreatment, .useNonStandardTexts,
+            .useNonStandardStacks,
+        ]
+        let strings: [IABKey] = [
+            .publisherCC, .tcString, .additionalConsent, .usPrivacyString, .gppVersion, .gppSections, .gppString,
+            .gppSID, .gppTCFEUTCString,
+        ]
+        for key in numbers {
+            kinds[key] = .int
+            if let mirror = key.gppTCFEUMirror { kinds[mirror] = .int }
+        }
+        for key in strings + binaryStringKeys {
+            kinds[key] = .string
+        }
+        for key in [IABKey.publisherCC] + binaryStringKeys {
+            if let mirror = key.gppTCFEUMirror { kinds[mirror] = .string }
+        }
+        return kinds
+    }()
+
+    /// The keys whose values are IAB binary strings (`'0'`/`'1'` only, index 0 = id 1).
+    static let binaryStringKeys: [IABKey] = [
+        .vendorConsents, .vendorLegitimateInterests, .disclosedVendors, .purposeConsents,
+        .purposeLegitimateInterests, .specialFeaturesOptIns, .publisherConsent, .publisherLegitimateInterests,
+        .publisherCustomPurposesConsents, .publisherCustomPurposesLegitimateInterests,
+    ]
+}
+
+extension IABValue {
+    /// The two value types the specs allow.
+    public enum Kind: String, Sendable, Hashable {
+        /// An integer ("Number").
+        case int
+        /// A string.
+        case string
+    }
+
+    /// The kind of this value.
+    public var kind: Kind {
+        switch self {
+        case .int: return .int
+        case .string: return .string
+        }
     }
 }

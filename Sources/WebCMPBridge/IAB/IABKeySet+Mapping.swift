@@ -1,143 +1,237 @@
+/// The IAB in-app key mapping: from consent strings to the keys vendors read from `UserDefaults`.
+///
+/// Spec: TCF "Consent Management Platform API" v2.2, "In-App Details"; GPP "CMP API Specification" v1.1,
+/// "In-App Details"; GPP "IAB TCF Europe Technical Specification", "Key Names"; USP API v1.0, "In-app support";
+/// Google "Additional Consent technical specification".
 extension IABKeySet {
-    /// Maps consent to the complete IAB in-app key set the consent store writes.
+    /// Maps consent to the complete IAB in-app key set.
     ///
-    /// - The `IABTCF_*` keys of the TCF CMP API v2.2 "In-App Details" table, when a TC string is given: decoded here
-    ///   and stored verbatim in `IABTCF_TCString`. `IABTCF_gdprApplies`, `IABTCF_CmpSdkID` and `IABTCF_CmpSdkVersion`
-    ///   are written only when known. `IABTCF_AddtlConsent` when an Additional Consent string is given with it.
-    /// - The `IABGPP_*` keys of the GPP CMP API "In-App Details" when a GPP string is given, plus the
-    ///   `IABGPP_TCFEU2_*` mirror of a TCF EU section (GPP TCF EU "Key Names").
-    /// - `IABUSPrivacy_String` when a US Privacy string is given (USP API "In-app support").
+    /// - With a TC string: every `IABTCF_*` key of the CMP API v2.2 "In-App Details" table (see
+    ///   ``tcfKeys(for:rawValue:gdprApplies:cmpSDKID:cmpSDKVersion:)``), plus `IABTCF_AddtlConsent` when an
+    ///   Additional Consent string is given. `IABTCF_gdprApplies` is written only when `gdprApplies` is known.
+    /// - With a GPP string: the `IABGPP_*` keys (header, `IABGPP_GppSID`, one `IABGPP_{id}_String` per section, and
+    ///   for a TCF EU section the `IABGPP_TCFEU2_*` mirror keys and `IABGPP_2_TCString`).
+    /// - With a US Privacy string: `IABUSPrivacy_String`.
+    /// - Without a TC string no `IABTCF_*` key is produced (an Additional Consent string alone is ignored: Google's
+    ///   AC spec uses it only alongside a TC string).
     ///
-    /// Empty strings count as absent (CMPs send `""` for "no string"). Number keys are `.int`; binary strings have
-    /// index 0 = id 1 and end at the highest set id (`""` when none), as the IAB reference `InAppTCData` builds them.
+    /// Every input is validated first; on any problem the whole mapping fails and nothing is produced.
     ///
-    /// - Throws: ``TCStringError`` when the TC string does not decode; ``IABMappingError`` for any other invalid input.
+    /// - Throws: ``TCStringError`` when the TC string cannot be decoded; ``IABMappingError`` for every other input
+    ///   (Additional Consent, GPP, US Privacy string, SDK id/version, applicable sections).
     public init(mapping consent: InAppConsent) throws {
-        let context = TCFContext(consent)
-        try context.validate()
-        var values: [IABKey: IABValue] = [:]
-        values.reserveCapacity(40)
+        var tc: (model: TCString, rawValue: String)?
         if let raw = consent.tcString.nonEmpty {
-            let decoded = try TCString(decoding: raw)
-            guard decoded.isServiceSpecific else { throw IABMappingError.notServiceSpecific }
-            IABKeySet.addTCFKeys(decoded, raw: raw, context: context, names: .tcf, to: &values)
-            if let additionalConsent = consent.additionalConsent.nonEmpty {
-                try IABKeySet.validateAdditionalConsent(additionalConsent)
-                values[.additionalConsent] = .string(additionalConsent)
-            }
+            tc = (try TCString(decoding: raw), raw)
         }
-        if let gpp = consent.gppString.nonEmpty {
-            let input = try GPPInput(parsing: gpp)
-            try IABKeySet.addGPPKeys(input, applicableSections: consent.gppApplicableSections, context: context,
-                                     to: &values)
+        let gpp = try consent.gppString.nonEmpty.map { raw throws(IABMappingError) in
+            try GPPMappingInput(parsing: raw)
         }
-        if let usPrivacy = consent.usPrivacy.nonEmpty {
-            try IABKeySet.validateUSPrivacy(usPrivacy)
-            values[.usPrivacyString] = .string(usPrivacy)
+        let additionalConsent = try consent.additionalConsent.nonEmpty.map { raw throws(IABMappingError) in
+            try IABKeySet.validatedAdditionalConsent(raw)
         }
-        self.init(values)
+        self = try IABKeySet.mapped(tc: tc, gpp: gpp, additionalConsent: additionalConsent, consent: consent)
     }
 
-    /// The facts that cannot be derived from the TC string.
-    struct TCFContext: Sendable {
-        var gdprApplies: Bool?
-        var cmpSDKID: Int?
-        var cmpSDKVersion: Int?
-
-        init(gdprApplies: Bool? = nil, cmpSDKID: Int? = nil, cmpSDKVersion: Int? = nil) {
-            self.gdprApplies = gdprApplies
-            self.cmpSDKID = cmpSDKID
-            self.cmpSDKVersion = cmpSDKVersion
+    /// The mapping core over already decoded inputs. `tc` and `gpp` come from the codec; `additionalConsent` has been
+    /// validated. Validates the remaining plain inputs (SDK id/version, applicable sections, US Privacy string).
+    static func mapped(
+        tc: (model: TCString, rawValue: String)?,
+        gpp: GPPMappingInput?,
+        additionalConsent: String?,
+        consent: InAppConsent
+    ) throws(IABMappingError) -> IABKeySet {
+        if let id = consent.cmpSDKID, !(0...4095).contains(id) { throw .invalidCmpSDKID(id) }
+        if let version = consent.cmpSDKVersion, !(0...Int(Int32.max)).contains(version) {
+            throw .invalidCmpSDKVersion(version)
         }
+        let usPrivacy = consent.usPrivacy.nonEmpty
+        if let usPrivacy, !IABKeySet.isValidUSPrivacy(usPrivacy) { throw .invalidUSPrivacy(usPrivacy) }
 
-        init(_ consent: InAppConsent) {
-            self.init(gdprApplies: consent.gdprApplies, cmpSDKID: consent.cmpSDKID,
-                      cmpSDKVersion: consent.cmpSDKVersion)
+        var values: [IABKey: IABValue] = [:]
+        var tcfKeys: [IABKey: IABValue]?
+        if let tc {
+            let keys = IABKeySet.tcfKeys(
+                for: tc.model, rawValue: tc.rawValue, gdprApplies: consent.gdprApplies,
+                cmpSDKID: consent.cmpSDKID, cmpSDKVersion: consent.cmpSDKVersion)
+            tcfKeys = keys
+            values = keys
+            if let additionalConsent { values[.additionalConsent] = .string(additionalConsent) }
         }
-
-        /// CMP API v2.2 key table: both are "unsigned integer".
-        func validate() throws(IABMappingError) {
-            if let id = cmpSDKID, id < 0 { throw .negativeNumber(key: .cmpSdkID, value: id) }
-            if let version = cmpSDKVersion, version < 0 { throw .negativeNumber(key: .cmpSdkVersion, value: version) }
+        if let gpp {
+            try IABKeySet.addGPPKeys(
+                gpp, applicableSections: consent.gppApplicableSections, consent: consent,
+                reusing: tc.flatMap { tc in tcfKeys.map { (tc.rawValue, $0) } }, into: &values)
         }
+        if let usPrivacy { values[.usPrivacyString] = .string(usPrivacy) }
+        return IABKeySet(values)
     }
 
-    /// Adds the keys of one TCF key family for a decoded TC string (TCF CMP API v2.2, "In-App Details").
+    /// The `IABTCF_*` keys of one TC string (CMP API v2.2, "In-App Details" key table).
     ///
-    /// Publisher keys are `""` when the PublisherTC segment is absent, and `DisclosedVendors` is written only when its
-    /// segment is present, as in the IAB reference `InAppTCData`.
-    static func addTCFKeys(
-        _ tc: TCString, raw: String, context: TCFContext, names: TCFKeyNames, to values: inout [IABKey: IABValue]
-    ) {
-        if let id = context.cmpSDKID { values[names.cmpSdkID] = .int(id) }
-        if let version = context.cmpSDKVersion { values[names.cmpSdkVersion] = .int(version) }
-        if let applies = context.gdprApplies { values[names.gdprApplies] = .int(applies ? 1 : 0) }
-        values[names.policyVersion] = .int(tc.policyVersion)
-        values[names.publisherCC] = .string(tc.publisherCountryCode)
-        values[names.purposeOneTreatment] = .int(tc.purposeOneTreatment ? 1 : 0)
-        for key in names.useNonStandardTexts { values[key] = .int(tc.useNonStandardTexts ? 1 : 0) }
-        values[names.tcString] = .string(raw)
-        values[names.vendorConsents] = .string(tc.vendorConsents.binaryString)
-        values[names.vendorLegitimateInterests] = .string(tc.vendorLegitimateInterests.binaryString)
-        if let key = names.disclosedVendors, let disclosed = tc.disclosedVendors {
-            values[key] = .string(disclosed.binaryString)
+    /// - `IABTCF_CmpSdkID` / `IABTCF_CmpSdkVersion`: the given SDK id and version; when not given, the string's own
+    ///   `CmpId` / `CmpVersion` (the web CMP that produced the string acts as this app's CMP, and vendors use the key's
+    ///   presence as the "a CMP is present" signal).
+    /// - `IABTCF_UseNonStandardTexts` and its pre-2.2 name `IABTCF_UseNonStandardStacks` (same bit) are both written,
+    ///   so that older SDKs and the GPP EU key table's name keep working.
+    /// - Binary strings follow the IAB reference implementation (`InAppTCData`): index 0 = id 1, as long as the highest
+    ///   set id, `""` when none is set.
+    /// - `IABTCF_DisclosedVendors` only when the DisclosedVendors segment is present.
+    /// - The four `IABTCF_Publisher*` purpose keys are `""` when the PublisherTC segment is absent (reference
+    ///   implementation behaviour).
+    /// - `IABTCF_PublisherRestrictions{ID}`: see ``publisherRestrictionStrings(_:)``.
+    static func tcfKeys(
+        for model: TCString,
+        rawValue: String,
+        gdprApplies: Bool?,
+        cmpSDKID: Int?,
+        cmpSDKVersion: Int?
+    ) -> [IABKey: IABValue] {
+        var keys: [IABKey: IABValue] = [:]
+        keys.reserveCapacity(24 + model.publisherRestrictions.count)
+        keys[.cmpSdkID] = .int(cmpSDKID ?? model.cmpID)
+        keys[.cmpSdkVersion] = .int(cmpSDKVersion ?? model.cmpVersion)
+        keys[.policyVersion] = .int(model.policyVersion)
+        if let gdprApplies { keys[.gdprApplies] = .int(gdprApplies ? 1 : 0) }
+        keys[.publisherCC] = .string(model.publisherCountryCode)
+        keys[.purposeOneTreatment] = .int(model.purposeOneTreatment ? 1 : 0)
+        keys[.useNonStandardTexts] = .int(model.useNonStandardTexts ? 1 : 0)
+        keys[.useNonStandardStacks] = .int(model.useNonStandardTexts ? 1 : 0)
+        keys[.tcString] = .string(rawValue)
+        keys[.vendorConsents] = .string(model.vendorConsents.binaryString)
+        keys[.vendorLegitimateInterests] = .string(model.vendorLegitimateInterests.binaryString)
+        if let disclosed = model.disclosedVendors {
+            keys[.disclosedVendors] = .string(disclosed.binaryString)
         }
-        values[names.purposeConsents] = .string(tc.purposeConsents.binaryString)
-        values[names.purposeLegitimateInterests] = .string(tc.purposeLegitimateInterests.binaryString)
-        values[names.specialFeaturesOptIns] = .string(tc.specialFeatureOptIns.binaryString)
-        for (purposeID, restriction) in restrictionStrings(tc.publisherRestrictions) {
-            values[IABKey(rawValue: names.publisherRestrictionsPrefix + String(purposeID))] = .string(restriction)
-        }
-        let publisher = tc.publisherTC
-        values[names.publisherConsent] = .string(publisher?.purposeConsents.binaryString ?? "")
-        values[names.publisherLegitimateInterests] = .string(publisher?.purposeLegitimateInterests.binaryString ?? "")
-        values[names.publisherCustomPurposesConsents] = .string(publisher?.customPurposeConsents.binaryString ?? "")
-        values[names.publisherCustomPurposesLegitimateInterests] =
+        keys[.purposeConsents] = .string(model.purposeConsents.binaryString)
+        keys[.purposeLegitimateInterests] = .string(model.purposeLegitimateInterests.binaryString)
+        keys[.specialFeaturesOptIns] = .string(model.specialFeatureOptIns.binaryString)
+        let publisher = model.publisherTC
+        keys[.publisherConsent] = .string(publisher?.purposeConsents.binaryString ?? "")
+        keys[.publisherLegitimateInterests] = .string(publisher?.purposeLegitimateInterests.binaryString ?? "")
+        keys[.publisherCustomPurposesConsents] = .string(publisher?.customPurposeConsents.binaryString ?? "")
+        keys[.publisherCustomPurposesLegitimateInterests] =
             .string(publisher?.customPurposeLegitimateInterests.binaryString ?? "")
+        for (purpose, value) in publisherRestrictionStrings(model.publisherRestrictions) {
+            keys[.publisherRestrictions(purpose: purpose)] = .string(value)
+        }
+        return keys
     }
 
-    /// The `IABTCF_PublisherRestrictions{ID}` values, per purpose id.
+    /// The `IABTCF_PublisherRestrictions{ID}` values, one per purpose id that restricts at least one vendor.
     ///
-    /// CMP API v2.2 key table and `InAppTCData.publisher.restrictions` ("`_`: No Restriction (maintains indexing)"),
-    /// with the IAB reference implementation's length rule: every string is as long as the highest vendor id that has
-    /// any restriction, with the restriction type digit at index *n* for vendor *n + 1* and `'_'` elsewhere.
+    /// Follows the IAB reference implementation (`InAppTCData`) and the `InAppTCData` object of CMP API v2.2: position
+    /// *n* holds the restriction type (`0`, `1`, `2`) for vendor *n + 1*, `_` ("No Restriction (maintains
+    /// indexing)") elsewhere, and every string is as long as the highest vendor id restricted for any purpose.
     ///
-    /// Decisions where the specs are silent: entries with purpose id 0 or type 3 ("UNDEFINED (not used)") are
-    /// ignored; when a string restricts one vendor twice for the same purpose, the lower digit wins (`0` "not allowed"
-    /// over `1` "require consent" over `2` "require legitimate interest"), never the more permissive one.
-    static func restrictionStrings(_ restrictions: [PublisherRestriction]) -> [(purposeID: Int, value: String)] {
-        var length = 0
-        for entry in restrictions where isUsable(entry) {
-            length = max(length, entry.vendors.max ?? 0)
+    /// Decisions where the specs are silent:
+    /// - Entries with `RestrictionType` 3 ("UNDEFINED (not used)"), purpose id 0 or no vendors restrict nothing and
+    ///   are skipped (the key table allows only `0`/`1`/`2`).
+    /// - A vendor given two types for one purpose (ill-formed) gets the lowest type, so that `0` ("not allowed")
+    ///   always wins.
+    static func publisherRestrictionStrings(_ restrictions: [PublisherRestriction]) -> [(purpose: Int, value: String)]
+    {
+        var maximumVendor = 0
+        for entry in restrictions where entry.purposeID >= 1 && entry.restrictionType != .undefined {
+            if let max = entry.vendors.max, max > maximumVendor { maximumVendor = max }
         }
-        guard length > 0 else { return [] }
+        guard maximumVendor > 0 else { return [] }
         var buffers: [Int: [UInt8]] = [:]
-        for entry in restrictions where isUsable(entry) && !entry.vendors.isEmpty {
+        for entry in restrictions where entry.purposeID >= 1 && entry.restrictionType != .undefined {
+            guard !entry.vendors.isEmpty else { continue }
             let digit = UInt8(ascii: "0") + UInt8(entry.restrictionType.rawValue)
-            var buffer = buffers[entry.purposeID] ?? [UInt8](repeating: UInt8(ascii: "_"), count: length)
-            for vendor in entry.vendors {
-                let index = vendor - 1
-                if buffer[index] == UInt8(ascii: "_") || digit < buffer[index] { buffer[index] = digit }
+            var buffer = buffers[entry.purposeID] ?? [UInt8](repeating: UInt8(ascii: "_"), count: maximumVendor)
+            buffer.withUnsafeMutableBufferPointer { bytes in
+                for vendor in entry.vendors {
+                    let current = bytes[vendor - 1]
+                    if current == UInt8(ascii: "_") || current > digit { bytes[vendor - 1] = digit }
+                }
             }
             buffers[entry.purposeID] = buffer
         }
-        return buffers.keys.sorted().compactMap { purposeID in
-            buffers[purposeID].map { (purposeID, String(decoding: $0, as: UTF8.self)) }
+        return buffers.keys.sorted().map { purpose in
+            (purpose, String(decoding: buffers[purpose] ?? [], as: UTF8.self))
         }
     }
 
-    private static func isUsable(_ entry: PublisherRestriction) -> Bool {
-        entry.purposeID >= 1 && entry.restrictionType != .undefined
+    /// Adds the GPP keys (GPP CMP API v1.1, "In-App Details").
+    ///
+    /// Decisions on the spec inconsistencies listed in the team reference (§2.2):
+    /// - `IABGPP_HDR_Version` is a String (`"1"`), as the in-app key table says, not an Integer.
+    /// - `IABGPP_HDR_Sections` and `IABGPP_GppSID` join ids with `_` (`"2_6"`), the list rule of the same spec.
+    /// - The TCF EU section string is written under both `IABGPP_2_String` (core spec pattern) and
+    ///   `IABGPP_2_TCString` (GPP EU "Key Names" table).
+    /// - The `IABGPP_TCFEU2_*` mirror keys carry the same values as the `IABTCF_*` keys (binary strings, integers),
+    ///   as the GPP EU table refers to the TCF spec for values; they are exactly the keys of that table (so
+    ///   `UseNonStandardStacks`, and no `DisclosedVendors`, `UseNonStandardTexts` or AddtlConsent mirror).
+    static func addGPPKeys(
+        _ gpp: GPPMappingInput,
+        applicableSections: [Int]?,
+        consent: InAppConsent,
+        reusing tcf: (rawValue: String, keys: [IABKey: IABValue])?,
+        into values: inout [IABKey: IABValue]
+    ) throws(IABMappingError) {
+        let sid: [Int]
+        if let applicableSections {
+            for id in applicableSections where !(-1...65_535).contains(id) {
+                throw .invalidApplicableSection(id)
+            }
+            sid = applicableSections
+        } else {
+            sid = gpp.sectionIDs
+        }
+        var mirror: [IABKey: IABValue] = [:]
+        for section in gpp.sections where section.id == 2 {
+            let keys: [IABKey: IABValue]
+            if let tcf, tcf.rawValue == section.string {
+                keys = tcf.keys
+            } else {
+                let model = try decodeTCFSection(section.string)
+                keys = tcfKeys(
+                    for: model, rawValue: section.string, gdprApplies: consent.gdprApplies,
+                    cmpSDKID: consent.cmpSDKID, cmpSDKVersion: consent.cmpSDKVersion)
+            }
+            for (key, value) in keys where !notMirroredInGPP.contains(key) {
+                if let name = key.gppTCFEUMirror { mirror[name] = value }
+            }
+        }
+        values.merge(mirror) { _, new in new }
+        values[.gppVersion] = .string(String(gpp.version))
+        values[.gppSections] = .string(joined(gpp.sectionIDs))
+        values[.gppString] = .string(gpp.rawValue)
+        values[.gppSID] = .string(joined(sid))
+        for section in gpp.sections {
+            values[.gppSectionString(section.id)] = .string(section.string)
+        }
     }
 
-    /// US Privacy string format ("CCPA/US Privacy String.md"): version `1`, then Notice, Opt-Out Sale and LSPA
-    /// Covered, each `Y`, `N` or `-`.
-    static func validateUSPrivacy(_ value: String) throws(IABMappingError) {
+    /// `IABTCF_*` keys that have no `IABGPP_TCFEU2_*` counterpart in the GPP EU "Key Names" table.
+    private static let notMirroredInGPP: Set<IABKey> = [.disclosedVendors, .useNonStandardTexts, .additionalConsent]
+
+    /// Decodes the TCF EU section (id 2) of a GPP string.
+    ///
+    /// Strings are mapped as the CMP produced them, as the IAB reference implementation (`InAppTCData`) does: an
+    /// `IsServiceSpecific` = 0 or `TcfPolicyVersion` < 4 string is declared invalid by the TCF, but it is written
+    /// verbatim (with `IABTCF_PolicyVersion`) so that vendors apply their own validity rules; the bridge refuses such
+    /// strings before mapping when it wants to.
+    static func decodeTCFSection(_ raw: String) throws(IABMappingError) -> TCString {
+        do {
+            return try TCString(decoding: raw)
+        } catch {
+            throw .invalidGPPTCFSection(error)
+        }
+    }
+
+    /// Whether `value` is a US Privacy string: `1`, then Notice, Opt-Out Sale and LSPA Covered, each `Y`, `N` or `-`
+    /// (IAB "US Privacy String" v1.0).
+    static func isValidUSPrivacy(_ value: String) -> Bool {
         let bytes = Array(value.utf8)
-        let flags: Set<UInt8> = [UInt8(ascii: "Y"), UInt8(ascii: "N"), UInt8(ascii: "-")]
-        guard bytes.count == 4, bytes[0] == UInt8(ascii: "1"), bytes.dropFirst().allSatisfy(flags.contains) else {
-            throw .invalidUSPrivacy(value)
-        }
+        guard bytes.count == 4, bytes[0] == UInt8(ascii: "1") else { return false }
+        return bytes.dropFirst().allSatisfy { $0 == UInt8(ascii: "Y") || $0 == UInt8(ascii: "N") || $0 == UInt8(ascii: "-") }
+    }
+
+    private static func joined(_ ids: [Int]) -> String {
+        ids.map(String.init).joined(separator: "_")
     }
 }
 

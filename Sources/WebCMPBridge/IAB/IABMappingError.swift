@@ -1,39 +1,54 @@
-/// Why ``IABKeySet/init(mapping:)`` refused its input. Nothing is written when mapping fails.
+/// Why ``IABKeySet/init(mapping:)`` could not map consent to IAB in-app keys (an undecodable TC string is reported
+/// as the decoder's ``TCStringError`` instead).
 ///
-/// TC string decoding errors are thrown as ``TCStringError`` unchanged.
+/// Every case carries the offending data; ``description`` is one sentence for people. When mapping fails nothing is
+/// produced, so nothing can be written.
 public enum IABMappingError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The TC string's `IsServiceSpecific` bit is 0; the TC string format v2 spec calls such a string invalid.
-    case notServiceSpecific
-    /// A CMP SDK id or version was negative (the CMP API key table says "unsigned integer").
-    case negativeNumber(key: IABKey, value: Int)
-    /// The US Privacy string is not `1` followed by three of `Y`/`N`/`-` (USP string spec, "US Privacy String Format").
-    case invalidUSPrivacy(String)
-    /// The Additional Consent string could not be parsed.
+    /// The Google Additional Consent string is malformed (reason attached).
     case invalidAdditionalConsent(String, reason: String)
-    /// The GPP string could not be parsed.
-    case invalidGPP(reason: String)
-    /// A GPP applicable section id was outside `-1...` (the GPP CMP API uses `-1` for "no section applies").
-    case invalidGPPSectionID(Int)
+    /// The GPP string is malformed (reason attached).
+    case invalidGPPString(String, reason: String)
+    /// The TCF EU section (id 2) of the GPP string is not a valid TC string.
+    case invalidGPPTCFSection(TCStringError)
+    /// The US Privacy string is not `1` followed by three of `Y`, `N`, `-` (USP API v1.0, "US Privacy String").
+    case invalidUSPrivacy(String)
+    /// The CMP SDK id is outside `0...4095` (the 12-bit CMP id space of the TC string).
+    case invalidCmpSDKID(Int)
+    /// The CMP SDK version is outside `0...2147483647` (readers use 32-bit `getInt`).
+    case invalidCmpSDKVersion(Int)
+    /// A GPP applicable section id is not `-1`, `0` or a section id in `1...65535`.
+    case invalidApplicableSection(Int)
 
     public var description: String {
         switch self {
-        case .notServiceSpecific:
-            return "TC string has IsServiceSpecific = 0; the TCF requires 1 (such a string is invalid)"
-        case .negativeNumber(let key, let value):
-            return "\(key.rawValue) must be an unsigned integer, got \(value)"
-        case .invalidUSPrivacy(let value):
-            return "US Privacy string \(quoted(value)) is not '1' followed by three of Y, N or -"
         case .invalidAdditionalConsent(let value, let reason):
-            return "Additional Consent string \(quoted(value)) is invalid: \(reason)"
-        case .invalidGPP(let reason):
-            return "GPP string is invalid: \(reason)"
-        case .invalidGPPSectionID(let id):
-            return "GPP applicable section id \(id) is invalid (expected -1 or a positive section id)"
+            return "The Additional Consent string \(quoted(value)) is invalid: \(reason)"
+        case .invalidGPPString(let value, let reason):
+            return "The GPP string \(quoted(value)) is invalid: \(reason)"
+        case .invalidGPPTCFSection(let error):
+            return "The TCF EU section (id 2) of the GPP string is not a valid TC string: \(error)"
+        case .invalidUSPrivacy(let value):
+            return "The US Privacy string \(quoted(value)) is invalid: expected '1' followed by three of Y, N or -."
+        case .invalidCmpSDKID(let value):
+            return "The CMP SDK id \(value) is outside 0...4095."
+        case .invalidCmpSDKVersion(let value):
+            return "The CMP SDK version \(value) is outside 0...2147483647."
+        case .invalidApplicableSection(let value):
+            return "The GPP applicable section id \(value) is not -1, 0 or a section id in 1...65535."
         }
     }
+}
 
-    private func quoted(_ value: String) -> String {
-        let prefix = value.prefix(64)
-        return "\"" + prefix + (prefix.count < value.count ? "…" : "") + "\""
+/// A short, printable rendering of untrusted input for error messages (at most 64 characters, quoted).
+func quoted(_ value: String) -> String {
+    let limit = 64
+    var result = ""
+    for (index, character) in value.unicodeScalars.enumerated() {
+        if index == limit {
+            result += "…"
+            break
+        }
+        result += character.escaped(asASCII: true)
     }
+    return "\"" + result + "\""
 }

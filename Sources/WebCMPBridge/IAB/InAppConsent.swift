@@ -1,6 +1,7 @@
 /// Everything the in-app key mapping needs: the consent strings a CMP produced and the facts that cannot be derived
 /// from them (`gdprApplies`, the CMP SDK id and version).
 ///
+/// Empty strings count as absent: CMPs report "no string" as `""` as often as they omit it.
 /// Map it with ``IABKeySet/init(mapping:)``.
 public struct InAppConsent: Sendable, Hashable {
     /// The raw TC string. It is decoded by the mapping and stored verbatim in `IABTCF_TCString`.
@@ -41,4 +42,3 @@ public struct InAppConsent: Sendable, Hashable {
         self.usPrivacy = usPrivacy
     }
 }
-

@@ -2,111 +2,119 @@ import Foundation
 
 /// Reads and writes consent: the IAB in-app keys and the bridge's own ``ConsentRecord``.
 ///
-/// ``apply(_:record:)`` replaces the whole consent state at once: it checks everything first and writes nothing when
-/// anything is invalid; then it writes the new keys, removes every stale key of the families it owns (`IABTCF_*`,
-/// `IABGPP_*`, `IABUSPrivacy_String`; e.g. an `IABTCF_PublisherRestrictions7` an older string produced) and stores
-/// the record. Keys of other families are never touched.
+/// - ``apply(_:record:)`` replaces the whole stored state in one call: it validates everything first and touches
+///   storage only when all of it is valid; then it writes the new keys and removes every stale key of the families
+///   this package owns (`IABTCF_*`, `IABGPP_*`, `IABUSPrivacy_String`), such as an `IABTCF_PublisherRestrictions7`
+///   left by an older string. Keys of other families are never touched.
+/// - The record is stored as JSON data under ``recordKey``, and its save time separately under ``savedAtKey`` so that
+///   the launch-time question "is consent stored, and since when" (``savedAt()``) is a single key read.
 ///
-/// Spec: TCF CMP API v2.2 "In-App Details" and GPP CMP API "In-App Details" (storage in `NSUserDefaults`; vendors
-/// must not keep using stale values).
+/// Spec: TCF CMP API v2.2 "In-App Details" and GPP CMP API v1.1 "In-App Details" (where the keys live; a publisher
+/// removing a CMP must clear "all `IABTCF_*` / `IABGPP_*` vestigial values", which ``clearAll()`` does).
 public struct ConsentStore: Sendable {
-    /// The key the ``ConsentRecord`` is stored under, as JSON data.
-    public static let recordKey = "WebCMPBridge.record"
+    /// Where the keys and the record are stored.
+    public var storage: KeyValueStorage
 
-    /// The storage client.
-    public let storage: KeyValueStorage
+    /// The key of the JSON-encoded ``ConsentRecord`` (`Data`). The suffix is the format version.
+    public static let recordKey = "WebCMPBridge.record.v1"
+    /// The key of the record's save time (`Double`, seconds since the reference date, as `Date` stores it).
+    public static let savedAtKey = "WebCMPBridge.savedAt"
 
-    /// Creates a store over any storage client.
+    /// The key prefixes of the IAB families the store owns (`IABUSPrivacy_String` is matched exactly).
+    static let iabPrefixes = [IABKey.tcfPrefix, IABKey.gppPrefix, IABKey.usPrivacyString.rawValue]
+
+    /// Creates a store over `storage`.
     public init(storage: KeyValueStorage) {
         self.storage = storage
     }
 
-    /// A store in `UserDefaults`: `.standard` (where the IAB specs expect the keys) or the named suite.
+    /// A store in `UserDefaults`: `standard` (where IAB vendors read) when `suiteName` is `nil`.
     public static func userDefaults(suiteName: String? = nil) -> ConsentStore {
         ConsentStore(storage: .userDefaults(suiteName: suiteName))
     }
 
-    /// A store in memory, for tests and previews.
+    /// A store in memory, empty, for tests and previews.
     public static func inMemory() -> ConsentStore {
         ConsentStore(storage: .inMemory())
     }
 
-    /// Writes `keys` and `record` in one call and removes stale keys of the owned families.
+    /// Replaces the stored consent with `keys` and `record` (`nil` removes the stored record).
     ///
-    /// A `nil` record removes the stored record (the record always describes the stored keys).
-    /// - Throws: ``ConsentStoreError``; nothing was written unless the error is
-    ///   ``ConsentStoreError/storageFailed(_:)``.
+    /// Fails without touching storage when a key is foreign, a value has the wrong type or content, or the record
+    /// cannot be encoded.
     public func apply(_ keys: IABKeySet, record: ConsentRecord?) throws(ConsentStoreError) {
         var set: [String: KeyValueStorage.Value] = [:]
-        set.reserveCapacity(keys.values.count + 1)
+        set.reserveCapacity(keys.values.count + 2)
         for (key, value) in keys.values {
-            guard key.isOwnedFamily else { throw .foreignKey(key) }
-            guard key.accepts(value) else { throw .invalidValue(key: key, value: value, expected: key.valueKind) }
+            try ConsentStore.validate(key, value)
             switch value {
             case .int(let number): set[key.rawValue] = .int(number)
-            case .string(let text): set[key.rawValue] = .string(text)
+            case .string(let string): set[key.rawValue] = .string(string)
             }
         }
         var remove: [String] = []
         if let record {
-            set[Self.recordKey] = .data(try Self.encode(record))
+            let data: Data
+            do {
+                data = try ConsentStore.encoder.encode(record)
+            } catch {
+                throw .recordNotEncodable(reason: String(describing: error))
+            }
+            set[ConsentStore.recordKey] = .data(data)
+            set[ConsentStore.savedAtKey] = .double(record.savedAt.timeIntervalSinceReferenceDate)
         } else {
-            remove.append(Self.recordKey)
+            remove = [ConsentStore.recordKey, ConsentStore.savedAtKey]
         }
-        remove += ownedKeys().filter { set[$0] == nil }
-        do {
-            try storage.write(set, remove)
-        } catch let error as ConsentStoreError {
-            throw error
-        } catch {
-            throw .storageFailed(String(describing: error))
+        for key in storedIABKeys() where keys.values[key] == nil {
+            remove.append(key.rawValue)
         }
+        try storage.write(set, remove)
     }
 
-    /// The stored IAB keys of the owned families.
+    /// The IAB keys currently stored (integers and strings of the owned families).
     public func iabKeys() -> IABKeySet {
-        var keys = IABKeySet()
-        for (key, value) in storage.load(ownedKeys()) {
+        let names = storedIABKeys().map(\.rawValue)
+        var result = IABKeySet()
+        for (name, value) in storage.load(names) {
             switch value {
-            case .int(let number): keys[IABKey(rawValue: key)] = .int(number)
-            case .string(let text): keys[IABKey(rawValue: key)] = .string(text)
-            case .data: continue
+            case .int(let number): result[IABKey(rawValue: name)] = .int(number)
+            case .string(let string): result[IABKey(rawValue: name)] = .string(string)
+            case .double, .data: continue
             }
         }
-        return keys
+        return result
     }
 
-    /// The stored record, or `nil` when there is none or it cannot be read. Reads one key (fast enough for every app
-    /// launch).
+    /// The stored record, or `nil` when there is none or the stored data cannot be decoded.
     public func record() -> ConsentRecord? {
-        guard case .data(let data) = storage.load([Self.recordKey])[Self.recordKey] else { return nil }
-        return try? Self.decoder().decode(ConsentRecord.self, from: data)
-    }
-
-    /// Removes everything the store wrote: every key of the owned families and the record. Nothing else.
-    /// Storage errors are ignored (`UserDefaults` reports none).
-    public func clearAll() {
-        try? storage.write([:], ownedKeys() + [Self.recordKey])
-    }
-
-    /// Stored keys of the owned families (`allKeys` matches prefixes, so exact keys are re-checked).
-    private func ownedKeys() -> [String] {
-        storage.allKeys(IABKey.ownedPrefixes + IABKey.ownedExactKeys).filter { IABKey(rawValue: $0).isOwnedFamily }
-    }
-
-    private static func encode(_ record: ConsentRecord) throws(ConsentStoreError) -> Data {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        do {
-            return try encoder.encode(record)
-        } catch {
-            throw .recordNotEncodable(String(describing: error))
+        guard case .data(let data)? = storage.load([ConsentStore.recordKey])[ConsentStore.recordKey] else {
+            return nil
         }
+        return try? ConsentStore.decoder.decode(ConsentRecord.self, from: data)
     }
 
-    private static func decoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        return decoder
+    /// When the stored consent was saved, or `nil` when none is stored. One key read: meant for app launch.
+    public func savedAt() -> Date? {
+        guard case .double(let seconds)? = storage.load([ConsentStore.savedAtKey])[ConsentStore.savedAtKey],
+            seconds.isFinite
+        else { return nil }
+        return Date(timeIntervalSinceReferenceDate: seconds)
     }
+
+    /// Removes everything the store wrote: every key of the owned IAB families and the record. Nothing else.
+    ///
+    /// Does not throw: the only possible failure is a `UserDefaults` suite that cannot be opened, and then nothing
+    /// can have been written to it either.
+    public func clearAll() {
+        let remove = storedIABKeys().map(\.rawValue) + [ConsentStore.recordKey, ConsentStore.savedAtKey]
+        try? storage.write([:], remove)
+    }
+
+    /// The stored keys of the owned IAB families.
+    private func storedIABKeys() -> [IABKey] {
+        storage.keys(ConsentStore.iabPrefixes).map(IABKey.init(rawValue:)).filter(\.isOwnedIABKey)
+    }
+
+    private static let encoder = JSONEncoder()
+    private static let decoder = JSONDecoder()
 }

@@ -1,36 +1,31 @@
-/// Why ``ConsentStore/apply(_:record:)`` refused to write. When it throws, storage was not touched (except for
-/// ``storageFailed(_:)``, which the storage itself reported while writing).
+/// Why ``ConsentStore`` refused to write. When `apply` throws, storage has not been touched.
 public enum ConsentStoreError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The key set holds a key outside the families the store owns (`IABTCF_*`, `IABGPP_*`,
-    /// `IABUSPrivacy_String`). The store never writes other apps' keys.
+    /// The key set holds a key outside the families this package owns (`IABTCF_*`, `IABGPP_*`,
+    /// `IABUSPrivacy_String`). The store never writes foreign keys.
     case foreignKey(IABKey)
-    /// A value does not fit its key's type (e.g. a string for a `Number` key, `2` for a boolean key, a `'x'` in a
-    /// binary string).
-    case invalidValue(key: IABKey, value: IABValue, expected: IABKey.ValueKind)
-    /// The record could not be encoded (e.g. a non-finite number in its non-TCF data).
-    case recordNotEncodable(String)
-    /// The `UserDefaults` suite could not be opened (`UserDefaults(suiteName:)` returned `nil`).
+    /// The value has the wrong type for the key (e.g. a string for the Number key `IABTCF_gdprApplies`).
+    case wrongValueType(IABKey, expected: IABValue.Kind, found: IABValue.Kind)
+    /// A binary-string key holds a character other than `0` and `1`, or a publisher restriction key holds a character
+    /// other than `0`, `1`, `2` and `_` (CMP API v2.2, "In-App Details"), or names no purpose id.
+    case invalidValue(IABKey, IABValue)
+    /// The consent record could not be encoded (for example a non-finite number in its JSON data).
+    case recordNotEncodable(reason: String)
+    /// The `UserDefaults` suite could not be opened.
     case storageUnavailable(suiteName: String?)
-    /// The storage reported an error while writing.
-    case storageFailed(String)
 
     public var description: String {
         switch self {
         case .foreignKey(let key):
-            return "refusing to write \(key.rawValue): not an IABTCF_, IABGPP_ or IABUSPrivacy_String key"
-        case .invalidValue(let key, let value, let expected):
-            let shown: String
-            switch value {
-            case .int(let number): shown = "integer \(number)"
-            case .string(let text): shown = "string of \(text.utf8.count) bytes \"\(text.prefix(40))\""
-            }
-            return "refusing to write \(key.rawValue): expected \(expected), got \(shown)"
+            return "The key \(quoted(key.rawValue)) is not an IABTCF_, IABGPP_ or IABUSPrivacy_String key; "
+                + "the consent store writes only those."
+        case .wrongValueType(let key, let expected, let found):
+            return "The key \(quoted(key.rawValue)) needs a value of type \(expected.rawValue), not \(found.rawValue)."
+        case .invalidValue(let key, let value):
+            return "The key \(quoted(key.rawValue)) cannot hold the value \(quoted(value.description))."
         case .recordNotEncodable(let reason):
-            return "consent record cannot be encoded: \(reason)"
+            return "The consent record cannot be encoded as JSON: \(reason)"
         case .storageUnavailable(let suiteName):
-            return "UserDefaults suite \(suiteName.map { "\"\($0)\"" } ?? "standard") cannot be opened"
-        case .storageFailed(let reason):
-            return "storage failed while writing: \(reason)"
+            return "The UserDefaults suite \(quoted(suiteName ?? "standard")) cannot be opened."
         }
     }
 }

@@ -1,74 +1,71 @@
 import Foundation
 
 extension KeyValueStorage {
-    /// A storage backed by `UserDefaults`: `.standard` when `suiteName` is `nil` (where the IAB in-app specs expect
-    /// the keys), else the named suite (e.g. an app group).
+    /// Storage in `UserDefaults`: `UserDefaults.standard` when `suiteName` is `nil` (where IAB vendors read the keys,
+    /// per TCF CMP API v2.2 "In-App Details"), otherwise the named suite.
     ///
-    /// Integers are stored as integers (`set(_: Int, forKey:)`), strings as strings, data as data. When the suite
-    /// name is one `UserDefaults` refuses (the app's own bundle id, `NSGlobalDomain`), reads are empty and writes
-    /// throw ``ConsentStoreError/storageUnavailable(suiteName:)``.
+    /// `UserDefaults` is not `Sendable` (swift-corelibs-foundation marks it unavailable), so the closures capture only
+    /// the suite name and open the defaults on each call. Instances of one suite share Foundation's per-domain cache,
+    /// so this costs a few microseconds and every instance sees the others' writes at once.
+    /// When the suite cannot be opened (`UserDefaults(suiteName:)` returns `nil`, e.g. for `NSGlobalDomain`), reads
+    /// return nothing and writes throw ``ConsentStoreError/storageUnavailable(suiteName:)``.
     public static func userDefaults(suiteName: String? = nil) -> KeyValueStorage {
-        let defaults = suiteName.map { UserDefaults(suiteName: $0) } ?? UserDefaults.standard
-        guard let defaults else {
-            return KeyValueStorage(
-                load: { _ in [:] },
-                allKeys: { _ in [] },
-                write: { _, _ in throw ConsentStoreError.storageUnavailable(suiteName: suiteName) }
-            )
+        @Sendable func open() -> UserDefaults? {
+            guard let suiteName else { return UserDefaults.standard }
+            return UserDefaults(suiteName: suiteName)
         }
-        let box = UserDefaultsBox(defaults)
         return KeyValueStorage(
             load: { keys in
+                guard let defaults = open() else { return [:] }
                 var result: [String: Value] = [:]
                 for key in keys {
-                    if let value = box.defaults.object(forKey: key).flatMap(Value.init(storedObject:)) {
+                    if let value = defaults.object(forKey: key).flatMap(Value.init(propertyList:)) {
                         result[key] = value
                     }
                 }
                 return result
             },
-            allKeys: { prefixes in
-                box.defaults.dictionaryRepresentation().keys.filter { key in prefixes.contains { key.hasPrefix($0) } }
-            },
-            write: { set, remove in
-                for (key, value) in set {
-                    switch value {
-                    case .int(let number): box.defaults.set(number, forKey: key)
-                    case .string(let text): box.defaults.set(text, forKey: key)
-                    case .data(let data): box.defaults.set(data, forKey: key)
-                    }
+            keys: { prefixes in
+                guard let defaults = open() else { return [] }
+                return defaults.dictionaryRepresentation().keys.filter { key in
+                    prefixes.contains { key.hasPrefix($0) }
                 }
-                for key in remove { box.defaults.removeObject(forKey: key) }
-                #if !canImport(Darwin)
-                // swift-corelibs-foundation persists lazily; Apple platforms persist on their own.
-                box.defaults.synchronize()
-                #endif
+            },
+            write: { (set, remove) throws(ConsentStoreError) in
+                guard let defaults = open() else { throw .storageUnavailable(suiteName: suiteName) }
+                for (key, value) in set {
+                    defaults.set(value.propertyList, forKey: key)
+                }
+                for key in remove {
+                    defaults.removeObject(forKey: key)
+                }
             }
         )
     }
 }
 
 extension KeyValueStorage.Value {
-    /// Converts what `UserDefaults.object(forKey:)` returned; `nil` for types the store never writes.
-    init?(storedObject object: Any) {
-        if let text = object as? String {
-            self = .string(text)
-        } else if let data = object as? Data {
-            self = .data(data)
-        } else if let number = object as? Int {
-            self = .int(number)
-        } else {
-            return nil
+    /// The value as a property-list object for `UserDefaults`.
+    var propertyList: Any {
+        switch self {
+        case .int(let value): return value
+        case .double(let value): return value
+        case .string(let value): return value
+        case .data(let value): return value
         }
     }
-}
 
-/// Holds a `UserDefaults` so the storage closures can be `@Sendable`. `@unchecked Sendable` is sound because Apple
-/// documents `UserDefaults` as thread-safe ("The UserDefaults class is thread-safe"), and swift-corelibs-foundation
-/// guards its state with locks; the box adds no mutable state of its own. Re-opening the suite on every call instead
-/// would re-read the property list and miss the launch-time read budget.
-private final class UserDefaultsBox: @unchecked Sendable {
-    let defaults: UserDefaults
-
-    init(_ defaults: UserDefaults) { self.defaults = defaults }
+    /// Reads a property-list object; `nil` for types the store does not use.
+    ///
+    /// swift-corelibs-foundation returns `Int`/`Double`; Apple's Foundation returns `NSNumber`, which bridges to `Int`
+    /// when it holds an integral value and to `Double` otherwise.
+    init?(propertyList object: Any) {
+        switch object {
+        case let value as String: self = .string(value)
+        case let value as Data: self = .data(value)
+        case let value as Int: self = .int(value)
+        case let value as Double: self = .double(value)
+        default: return nil
+        }
+    }
 }

@@ -24,6 +24,12 @@ public struct IDSet: Sendable, Hashable {
         for id in ids { insert(id) }
     }
 
+    /// A set from raw words (bit *i* of word *w* is id `w * 64 + i + 1`), for decoders.
+    init(words: [UInt64]) {
+        self.words = words
+        normalize()
+    }
+
     /// Whether the set holds no id.
     @inlinable
     public var isEmpty: Bool { words.isEmpty }

@@ -48,8 +48,8 @@ final class ManualScheduler {
 
     var scheduler: BridgeScheduler {
         BridgeScheduler(
-            now: { [unowned self] in MainActor.assumeIsolated { self.now } },
-            schedule: { [unowned self] delay, action in
+            now: { [self] in MainActor.assumeIsolated { self.now } },
+            schedule: { [self] delay, action in
                 let id = self.nextID
                 self.nextID += 1
                 self.pending.append((id, self.elapsed + delay, action))
@@ -76,8 +76,8 @@ final class FakeTrackingAuthorizer {
 
     var client: TrackingAuthorizer {
         TrackingAuthorizer(
-            status: { [unowned self] in self.status },
-            request: { [unowned self] in
+            status: { [self] in self.status },
+            request: { [self] in
                 self.requests += 1
                 self.status = self.answer
                 return self.answer

@@ -1,0 +1,229 @@
+import Foundation
+
+/// Passes the stored consent into the app's content web views, so that their pages do not show a second banner.
+///
+/// Three mechanisms, all in one idempotent user script built by ``userScript(record:keys:)``:
+/// - **Sourcepoint handshake**: a page whose Sourcepoint web SDK was loaded with `_sp_pass_consent=true`
+///   (see ``URLRewriting/passingConsent(_:)``) posts `"sp.readyForConsent"` (as a string, or as `{name: …}`) to its
+///   window; the script answers that window with
+///   `{name: "sp.loadConsent", consent: {gdpr: {euconsent, addtlConsent, gdprApplies}, usnat: {gppString},
+///   ccpa: {uspstring}}}` — the fields that exist. This is the shape this package implements; it mirrors the
+///   consent fields Sourcepoint's app SDKs pass.
+/// - **A native-backed `__tcfapi`** (`ping`, `getTCData`, `addEventListener`, `removeEventListener`) answering with
+///   IAB CMP API v2.2 `TCData` and `PingReturn` shapes, installed only when the page has no `__tcfapi` of its own.
+/// - **A `__gpp` stub** (`ping`, `addEventListener`, `removeEventListener`, `hasSection`, `getSection`) with the
+///   stored GPP string, likewise only when the page has none.
+///
+/// Idempotent: the script keeps one state object per page (`window.__webcmpSharing`); running it again, or running
+/// ``updateScript(record:keys:)`` after consent changed, replaces the data and notifies `__tcfapi` listeners, and
+/// never installs a second set of handlers. Every value is JSON-encoded (``JavaScriptLiteral``).
+///
+/// Spec: TCF "Consent Management Platform API" v2.2, "What required API commands must a CMP support?",
+/// "TCData", "PingReturn"; GPP "CMP API Specification" v1.1, "Required API Commands".
+public enum ConsentSharing {
+    /// A stable marker contained in every script this type builds, so platform adapters can find and replace them.
+    public static let scriptMarker = "/* webcmpbridge-sharing */"
+
+    /// The user script to add to a content web view (document start, all frames: ad tags often live in iframes).
+    public static func userScript(record: ConsentRecord?, keys: IABKeySet) -> UserScript {
+        UserScript(source: installSource(state: state(record: record, keys: keys)), injectionTime: .documentStart,
+                   forMainFrameOnly: false)
+    }
+
+    /// A script to evaluate in a page that already runs the sharing script, after consent changed.
+    public static func updateScript(record: ConsentRecord?, keys: IABKeySet) -> String {
+        let state = JavaScriptLiteral.expression(state(record: record, keys: keys))
+        return "\(scriptMarker)\nif (window.__webcmpSharing) { window.__webcmpSharing.update(\(state)); }"
+    }
+
+    /// The consent state the scripts carry: the stored strings plus `TCData`/`PingReturn` built from the IAB keys.
+    static func state(record: ConsentRecord?, keys: IABKeySet) -> JSONValue {
+        let tcString = record?.tcString
+        let decoded = tcString.flatMap { try? TCString(decoding: $0) }
+        var gdprApplies: JSONValue = .null
+        if case .int(let value)? = keys["IABTCF_gdprApplies"] { gdprApplies = .bool(value == 1) }
+        var cmpID: JSONValue = decoded.map { .number(Double($0.cmpID)) } ?? .null
+        if case .int(let value)? = keys["IABTCF_CmpSdkID"] { cmpID = .number(Double(value)) }
+        var cmpVersion: JSONValue = decoded.map { .number(Double($0.cmpVersion)) } ?? .null
+        if case .int(let value)? = keys["IABTCF_CmpSdkVersion"] { cmpVersion = .number(Double(value)) }
+        var state: [String: JSONValue] = [
+            "tcString": tcString.map(JSONValue.string) ?? .null,
+            "addtlConsent": record?.additionalConsent.map(JSONValue.string) ?? .null,
+            "gppString": record?.gppString.map(JSONValue.string) ?? .null,
+            "uspString": record?.usPrivacy.map(JSONValue.string) ?? .null,
+            "gdprApplies": gdprApplies,
+            "cmpId": cmpID,
+            "cmpVersion": cmpVersion,
+            "version": .number((record?.savedAt.timeIntervalSince1970 ?? 0) * 1000),
+        ]
+        if let decoded {
+            state["tcData"] = tcData(decoded, tcString: tcString ?? "", gdprApplies: gdprApplies, cmpID: cmpID,
+                                     cmpVersion: cmpVersion, addtlConsent: record?.additionalConsent)
+        }
+        if let gpp = record?.gppString, let parsed = try? GPPString(parsing: gpp) {
+            state["gppSections"] = .array(parsed.sectionIDs.map { .number(Double($0)) })
+        }
+        return .object(state)
+    }
+
+    /// `TCData` without `listenerId` and `eventStatus`, which the script adds per call (CMP API v2.2 "TCData").
+    static func tcData(
+        _ tc: TCString, tcString: String, gdprApplies: JSONValue, cmpID: JSONValue, cmpVersion: JSONValue,
+        addtlConsent: String?
+    ) -> JSONValue {
+        func flags(_ set: IDSet, upTo maximum: Int? = nil) -> JSONValue {
+            var members: [String: JSONValue] = [:]
+            let top = Swift.max(maximum ?? 0, set.max ?? 0)
+            if top > 0 { for id in 1...top { members[String(id)] = .bool(set.contains(id)) } }
+            return .object(members)
+        }
+        var restrictions: [String: JSONValue] = [:]
+        for restriction in tc.publisherRestrictions {
+            var vendors = restrictions[String(restriction.purposeID)]?.objectValue ?? [:]
+            for vendor in restriction.vendors {
+                vendors[String(vendor)] = .number(Double(restriction.restrictionType.rawValue))
+            }
+            restrictions[String(restriction.purposeID)] = .object(vendors)
+        }
+        let publisher = tc.publisherTC
+        var data: [String: JSONValue] = [
+            "tcString": .string(tcString),
+            "tcfPolicyVersion": .number(Double(tc.policyVersion)),
+            "gvlVersion": .number(Double(tc.vendorListVersion)),
+            "cmpId": cmpID,
+            "cmpVersion": cmpVersion,
+            "gdprApplies": gdprApplies,
+            "cmpStatus": .string("loaded"),
+            "isServiceSpecific": .bool(tc.isServiceSpecific),
+            "useNonStandardTexts": .bool(tc.useNonStandardTexts),
+            "publisherCC": .string(tc.publisherCountryCode),
+            "purposeOneTreatment": .bool(tc.purposeOneTreatment),
+            "purpose": .object([
+                "consents": flags(tc.purposeConsents, upTo: 11),
+                "legitimateInterests": flags(tc.purposeLegitimateInterests, upTo: 11),
+            ]),
+            "vendor": .object([
+                "consents": flags(tc.vendorConsents),
+                "legitimateInterests": flags(tc.vendorLegitimateInterests),
+            ]),
+            "specialFeatureOptins": flags(tc.specialFeatureOptIns, upTo: 2),
+            "publisher": .object([
+                "consents": flags(publisher?.purposeConsents ?? []),
+                "legitimateInterests": flags(publisher?.purposeLegitimateInterests ?? []),
+                "customPurpose": .object([
+                    "consents": flags(publisher?.customPurposeConsents ?? []),
+                    "legitimateInterests": flags(publisher?.customPurposeLegitimateInterests ?? []),
+                ]),
+                "restrictions": .object(restrictions),
+            ]),
+        ]
+        if let addtlConsent { data["addtlConsent"] = .string(addtlConsent) }
+        return .object(data)
+    }
+
+    private static func installSource(state: JSONValue) -> String {
+        "\(scriptMarker)\n(function (state) {\n" + installBody + "\n})(\(JavaScriptLiteral.expression(state)));"
+    }
+
+    private static let installBody = """
+          if (window.__webcmpSharing) { window.__webcmpSharing.update(state); return; }
+          var listeners = {};
+          var nextListener = 1;
+          var copy = function (value) { return value === undefined ? undefined : JSON.parse(JSON.stringify(value)); };
+          var tcData = function (status, listenerId) {
+            if (!state.tcData) { return null; }
+            var data = copy(state.tcData);
+            data.eventStatus = status;
+            data.listenerId = listenerId;
+            return data;
+          };
+          var sharing = {
+            update: function (next) {
+              state = next;
+              Object.keys(listeners).forEach(function (id) {
+                var data = tcData('useractioncomplete', Number(id));
+                try { listeners[id](data, data !== null); } catch (e) {}
+              });
+            },
+            state: function () { return copy(state); }
+          };
+          Object.defineProperty(window, '__webcmpSharing', { value: Object.freeze(sharing) });
+
+          var answerSourcepoint = function (event) {
+            var data = event.data;
+            var name = typeof data === 'string' ? data : (data && typeof data === 'object' ? data.name : null);
+            if (name !== 'sp.readyForConsent' || !event.source) { return; }
+            var consent = {};
+            if (state.tcString) {
+              consent.gdpr = { euconsent: state.tcString, addtlConsent: state.addtlConsent, gdprApplies: state.gdprApplies };
+            }
+            if (state.gppString) { consent.usnat = { gppString: state.gppString }; }
+            if (state.uspString) { consent.ccpa = { uspstring: state.uspString }; }
+            try { event.source.postMessage({ name: 'sp.loadConsent', consent: consent }, event.origin || '*'); } catch (e) {}
+          };
+          window.addEventListener('message', answerSourcepoint);
+
+          if (typeof window.__tcfapi !== 'function') {
+            window.__tcfapi = function (command, version, callback, parameter) {
+              if (typeof callback !== 'function') { return; }
+              if (command === 'ping') {
+                callback({
+                  gdprApplies: state.gdprApplies === null ? undefined : state.gdprApplies,
+                  cmpLoaded: true, cmpStatus: 'loaded', displayStatus: 'disabled', apiVersion: '2.2',
+                  cmpVersion: state.cmpVersion === null ? undefined : state.cmpVersion,
+                  cmpId: state.cmpId === null ? undefined : state.cmpId,
+                  gvlVersion: state.tcData ? state.tcData.gvlVersion : undefined,
+                  tcfPolicyVersion: state.tcData ? state.tcData.tcfPolicyVersion : undefined
+                }, true);
+              } else if (command === 'getTCData') {
+                var data = tcData('tcloaded', undefined);
+                callback(data, data !== null);
+              } else if (command === 'addEventListener') {
+                var id = nextListener++;
+                listeners[id] = callback;
+                var initial = tcData('tcloaded', id);
+                callback(initial, initial !== null);
+              } else if (command === 'removeEventListener') {
+                var existed = Object.prototype.hasOwnProperty.call(listeners, parameter);
+                delete listeners[parameter];
+                callback(existed);
+              } else {
+                callback(null, false);
+              }
+            };
+          }
+
+          if (typeof window.__gpp !== 'function') {
+            var gppListeners = {};
+            var nextGPPListener = 1;
+            var pingData = function () {
+              return {
+                gppVersion: '1.1', cmpStatus: 'loaded', cmpDisplayStatus: 'disabled', signalStatus: 'ready',
+                supportedAPIs: [], cmpId: state.cmpId === null ? 0 : state.cmpId,
+                sectionList: state.gppSections || [], applicableSections: state.gppSections || [-1],
+                gppString: state.gppString || '', parsedSections: {}
+              };
+            };
+            window.__gpp = function (command, callback, parameter) {
+              if (typeof callback !== 'function') { return; }
+              if (command === 'ping') { callback(pingData(), true); }
+              else if (command === 'addEventListener') {
+                var id = nextGPPListener++;
+                gppListeners[id] = callback;
+                callback({ eventName: 'listenerRegistered', listenerId: id, data: true, pingData: pingData() }, true);
+                callback({ eventName: 'signalStatus', listenerId: id, data: 'ready', pingData: pingData() }, true);
+              } else if (command === 'removeEventListener') {
+                var existed = Object.prototype.hasOwnProperty.call(gppListeners, parameter);
+                delete gppListeners[parameter];
+                callback(existed, true);
+              } else if (command === 'hasSection') {
+                callback(false, true);
+              } else if (command === 'getSection') {
+                callback(null, true);
+              } else {
+                callback(null, false);
+              }
+            };
+          }
+        """
+}

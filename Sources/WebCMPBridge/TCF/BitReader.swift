@@ -1,0 +1,108 @@
+/// Reads big-endian bit fields from a decoded TC string segment.
+struct BitReader {
+    let bytes: [UInt8]
+    /// Bits that carry data: 6 per base64url character (the rest of the last byte is padding).
+    let limit: Int
+    let segment: Int
+    var position = 0
+
+    init(bytes: [UInt8], limit: Int, segment: Int) {
+        self.bytes = bytes
+        self.limit = limit
+        self.segment = segment
+    }
+
+    var remaining: Int { limit - position }
+
+    func truncated(_ field: String) -> TCStringError {
+        .truncated(field: field, atBit: position, segment: segment)
+    }
+
+    /// Reads `count` (≤ 64) bits as an unsigned integer.
+    @inline(__always)
+    mutating func read(_ count: Int, _ field: @autoclosure () -> String) throws(TCStringError) -> UInt64 {
+        guard count <= remaining else { throw truncated(field()) }
+        var value: UInt64 = 0
+        var left = count
+        while left > 0 {
+            let byte = UInt64(bytes[position >> 3])
+            let available = 8 - (position & 7)
+            let take = Swift.min(available, left)
+            let bits = (byte >> UInt64(available - take)) & ((1 << UInt64(take)) - 1)
+            value = (value << UInt64(take)) | bits
+            position += take
+            left -= take
+        }
+        return value
+    }
+
+    @inline(__always)
+    mutating func int(_ count: Int, _ field: @autoclosure () -> String) throws(TCStringError) -> Int {
+        Int(try read(count, field()))
+    }
+
+    @inline(__always)
+    mutating func bool(_ field: @autoclosure () -> String) throws(TCStringError) -> Bool {
+        try read(1, field()) == 1
+    }
+
+    /// Reads a bitfield of `count` bits where the first bit is id 1.
+    mutating func bitfield(_ count: Int, _ field: @autoclosure () -> String) throws(TCStringError) -> IDSet {
+        guard count <= remaining else { throw truncated(field()) }
+        var words: [UInt64] = []
+        words.reserveCapacity((count + 63) / 64)
+        var done = 0
+        while done < count {
+            let take = Swift.min(64, count - done)
+            let value = try read(take, field())
+            words.append(reverseBits(value << UInt64(64 - take)))
+            done += take
+        }
+        return IDSet(words: words)
+    }
+
+    /// Reads two letters of 6 bits each (a = 0 … z = 25), upper case.
+    mutating func letters(_ field: @autoclosure () -> String) throws(TCStringError) -> String {
+        let first = try read(6, field())
+        let second = try read(6, field())
+        guard first < 26, second < 26 else {
+            throw .invalidFieldValue(field: field(), value: "letter codes \(first), \(second) (a = 0 … z = 25)")
+        }
+        return String(decoding: [UInt8(65 + first), UInt8(65 + second)], as: UTF8.self)
+    }
+
+    /// Reads a vendor section (MaxVendorId, IsRangeEncoding, bitfield or range entries).
+    mutating func vendorSection(_ field: @autoclosure () -> String) throws(TCStringError) -> IDSet {
+        let maxVendorID = try int(16, "\(field()) MaxVendorId")
+        if try !bool("\(field()) IsRangeEncoding") {
+            return try bitfield(maxVendorID, "\(field()) BitField")
+        }
+        return try ranges(field(), maximum: maxVendorID)
+    }
+
+    /// Reads `NumEntries` (12 bits) range entries.
+    mutating func ranges(_ field: @autoclosure () -> String, maximum: Int?) throws(TCStringError) -> IDSet {
+        let entries = try int(12, "\(field()) NumEntries")
+        var set = IDSet()
+        for _ in 0..<entries {
+            let isRange = try bool("\(field()) IsARange")
+            let start = try int(16, "\(field()) StartOrOnlyVendorId")
+            let end = isRange ? try int(16, "\(field()) EndVendorId") : start
+            guard start >= 1 else { throw .zeroID(field: field()) }
+            guard start <= end else { throw .rangeEndBeforeStart(field: field(), start: start, end: end) }
+            if let maximum, end > maximum { throw .idAboveMaximum(field: field(), id: end, maximum: maximum) }
+            set.insert(contentsOf: start...end)
+        }
+        return set
+    }
+}
+
+/// Reverses the bit order of a 64-bit word.
+@inline(__always)
+func reverseBits(_ value: UInt64) -> UInt64 {
+    var v = value
+    v = ((v >> 1) & 0x5555_5555_5555_5555) | ((v & 0x5555_5555_5555_5555) << 1)
+    v = ((v >> 2) & 0x3333_3333_3333_3333) | ((v & 0x3333_3333_3333_3333) << 2)
+    v = ((v >> 4) & 0x0F0F_0F0F_0F0F_0F0F) | ((v & 0x0F0F_0F0F_0F0F_0F0F) << 4)
+    return v.byteSwapped
+}

@@ -1,0 +1,196 @@
+import Foundation
+import WebCMPBridge
+
+/// `webcmp inspect`: the decoded fields and the exact in-app keys for the given consent strings.
+enum Inspect {
+    static func run(_ arguments: [String]) -> Int32 {
+        do throws(UsageError) {
+            let parsed = try ParsedArguments(
+                arguments,
+                valueOptions: ["--gdpr-applies", "--cmp-sdk-id", "--cmp-sdk-version", "--ac", "--gpp", "--gpp-sid", "--usp"],
+                flagOptions: ["--json", "--help"])
+            if parsed.flags.contains("--help") {
+                print(WebCMPCommand.usage, terminator: "")
+                return 0
+            }
+            let consent = try consent(from: parsed)
+            let keys: IABKeySet
+            do {
+                keys = try IABKeySet(mapping: consent)
+            } catch let error as TCStringError {
+                throw UsageError(message: "the TC string is invalid: \(error)")
+            } catch {
+                throw UsageError(message: String(describing: error))
+            }
+            if parsed.flags.contains("--json") {
+                print(try json(keys))
+            } else {
+                print(readable(consent, keys: keys), terminator: "")
+            }
+            return 0
+        } catch {
+            WebCMPCommand.printError(error.message)
+            return 2
+        }
+    }
+
+    static func consent(from parsed: ParsedArguments) throws(UsageError) -> InAppConsent {
+        guard parsed.positional.count <= 1 else {
+            throw UsageError(message: "expected one TC string, got \(parsed.positional.count) arguments")
+        }
+        var consent = InAppConsent(
+            tcString: parsed.positional.first,
+            cmpSDKID: try parsed.integer("--cmp-sdk-id"),
+            cmpSDKVersion: try parsed.integer("--cmp-sdk-version"),
+            additionalConsent: parsed.options["--ac"],
+            gppString: parsed.options["--gpp"],
+            usPrivacy: parsed.options["--usp"])
+        switch parsed.options["--gdpr-applies"] {
+        case nil: break
+        case "1": consent.gdprApplies = true
+        case "0": consent.gdprApplies = false
+        case let other?:
+            throw UsageError(message: "option --gdpr-applies needs 0 or 1, not \(WebCMPCommand.describe(other))")
+        }
+        if let sid = parsed.options["--gpp-sid"] {
+            var ids: [Int] = []
+            for part in sid.split(separator: "_", omittingEmptySubsequences: false) {
+                guard let id = Int(part) else {
+                    throw UsageError(message: "option --gpp-sid needs ids joined by _, not \(WebCMPCommand.describe(sid))")
+                }
+                ids.append(id)
+            }
+            consent.gppApplicableSections = ids
+        }
+        guard consent.tcString?.isEmpty == false || consent.gppString?.isEmpty == false
+            || consent.usPrivacy?.isEmpty == false
+        else {
+            throw UsageError(message: "no TC string given (and no --gpp or --usp); see webcmp inspect --help")
+        }
+        return consent
+    }
+
+    /// The key set as one JSON object, members in byte order of the key names: the `--json` contract.
+    ///
+    /// The object is assembled here (rather than with `.sortedKeys`) so that the order is the same on every platform;
+    /// every key and value is still produced by `JSONEncoder`.
+    static func json(_ keys: IABKeySet) throws(UsageError) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        var members: [String] = []
+        members.reserveCapacity(keys.values.count)
+        do {
+            for key in keys.values.keys.sorted(by: { $0.rawValue.utf8.lexicographicallyPrecedes($1.rawValue.utf8) }) {
+                guard let value = keys.values[key] else { continue }
+                let name = String(decoding: try encoder.encode(key.rawValue), as: UTF8.self)
+                let encoded = String(decoding: try encoder.encode(JSONKeyValue(value: value)), as: UTF8.self)
+                members.append(name + ":" + encoded)
+            }
+        } catch {
+            throw UsageError(message: "cannot encode the keys as JSON: \(error)")
+        }
+        return "{" + members.joined(separator: ",") + "}"
+    }
+
+    /// Encodes an ``IABValue`` as a JSON number or string.
+    struct JSONKeyValue: Encodable {
+        var value: IABValue
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch value {
+            case .int(let number): try container.encode(number)
+            case .string(let string): try container.encode(string)
+            }
+        }
+    }
+
+    /// Human-readable output: decoded fields, then the keys.
+    static func readable(_ consent: InAppConsent, keys: IABKeySet) -> String {
+        var out = ""
+        if let raw = consent.tcString, !raw.isEmpty, let model = try? TCString(decoding: raw) {
+            out += describeTCString(model)
+        }
+        out += describeOtherInputs(consent)
+        out += "\nUserDefaults keys (\(keys.values.count)):\n"
+        for key in keys.values.keys.sorted() {
+            let value: String
+            switch keys.values[key] {
+            case .int(let number)?: value = String(number) + " (Number)"
+            case .string(let string)? where string.count > 80:
+                value = WebCMPCommand.describe(string, limit: 72) + " (String, \(string.count) characters)"
+            case .string(let string)?: value = WebCMPCommand.describe(string, limit: 80) + " (String)"
+            case nil: value = ""
+            }
+            out += "  \(key.rawValue) = \(value)\n"
+        }
+        return out
+    }
+
+    static func describeTCString(_ tc: TCString) -> String {
+        let date = ISO8601DateFormatter()
+        var out = "TC string (TCF v\(tc.version), policy version \(tc.policyVersion))\n"
+        out += "  CMP \(tc.cmpID) version \(tc.cmpVersion), consent screen \(tc.consentScreen), "
+        out += "language \(tc.consentLanguage), vendor list version \(tc.vendorListVersion)\n"
+        out += "  created \(date.string(from: tc.created)), last updated \(date.string(from: tc.lastUpdated))\n"
+        out += "  service specific \(yesNo(tc.isServiceSpecific)), non-standard texts \(yesNo(tc.useNonStandardTexts)), "
+        out += "purpose one treatment \(yesNo(tc.purposeOneTreatment)), publisher country \(tc.publisherCountryCode)\n"
+        out += "  special feature opt-ins: \(ranges(tc.specialFeatureOptIns))\n"
+        out += "  purpose consents: \(ranges(tc.purposeConsents))\n"
+        out += "  purpose legitimate interests: \(ranges(tc.purposeLegitimateInterests))\n"
+        out += "  vendor consents (\(tc.vendorConsents.count)): \(ranges(tc.vendorConsents))\n"
+        out += "  vendor legitimate interests (\(tc.vendorLegitimateInterests.count)): "
+        out += "\(ranges(tc.vendorLegitimateInterests))\n"
+        if tc.publisherRestrictions.isEmpty {
+            out += "  publisher restrictions: none\n"
+        }
+        for restriction in tc.publisherRestrictions {
+            out += "  publisher restriction: purpose \(restriction.purposeID), "
+            out += "type \(restriction.restrictionType.rawValue) (\(restriction.restrictionType)), "
+            out += "vendors \(ranges(restriction.vendors))\n"
+        }
+        out += "  disclosed vendors: \(tc.disclosedVendors.map { "(\($0.count)) " + ranges($0) } ?? "segment absent")\n"
+        if let allowed = tc.allowedVendors {
+            out += "  allowed vendors (\(allowed.count)): \(ranges(allowed))\n"
+        }
+        if let publisher = tc.publisherTC {
+            out += "  publisher purpose consents: \(ranges(publisher.purposeConsents)), "
+            out += "legitimate interests: \(ranges(publisher.purposeLegitimateInterests))\n"
+            out += "  publisher custom purposes: \(publisher.numberOfCustomPurposes), "
+            out += "consents: \(ranges(publisher.customPurposeConsents)), "
+            out += "legitimate interests: \(ranges(publisher.customPurposeLegitimateInterests))\n"
+        } else {
+            out += "  publisher TC: segment absent\n"
+        }
+        return out
+    }
+
+    static func describeOtherInputs(_ consent: InAppConsent) -> String {
+        var out = ""
+        if let gdprApplies = consent.gdprApplies { out += "gdprApplies: \(gdprApplies ? 1 : 0)\n" }
+        if let ac = consent.additionalConsent, !ac.isEmpty { out += "Additional Consent: \(ac)\n" }
+        if let gpp = consent.gppString, !gpp.isEmpty { out += "GPP string: \(gpp)\n" }
+        if let usp = consent.usPrivacy, !usp.isEmpty { out += "US Privacy: \(usp)\n" }
+        return out
+    }
+
+    static func yesNo(_ value: Bool) -> String { value ? "yes" : "no" }
+
+    /// Ids as compact ranges: `1-4, 100, 404`; `none` when empty.
+    static func ranges(_ ids: IDSet) -> String {
+        var parts: [String] = []
+        var start: Int?
+        var previous = 0
+        for id in ids {
+            if start != nil, id == previous + 1 {
+                previous = id
+                continue
+            }
+            if let first = start { parts.append(first == previous ? "\(first)" : "\(first)-\(previous)") }
+            start = id
+            previous = id
+        }
+        if let first = start { parts.append(first == previous ? "\(first)" : "\(first)-\(previous)") }
+        return parts.isEmpty ? "none" : parts.joined(separator: ", ")
+    }
+}

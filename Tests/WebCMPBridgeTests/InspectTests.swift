@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+@testable import WebCMPBridge
+
+/// Runs the built `webcmp` executable (next to the test bundle) and checks its output contract.
+@Suite struct InspectTests {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The `webcmp` executable in the build products directory that holds the test resources.
+    static func executable() throws -> URL {
+        let products = Bundle.module.bundleURL.deletingLastPathComponent()
+        let url = products.appendingPathComponent("webcmp")
+        try #require(FileManager.default.isExecutableFile(atPath: url.path), "build webcmp first: \(url.path)")
+        return url
+    }
+
+    static func run(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// Parses `--json` output into key → value, keeping the JSON type (Int vs String) apart.
+    static func keys(fromJSON text: String) throws -> [String: IABValue] {
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not a JSON object: \(text)")
+        var result: [String: IABValue] = [:]
+        for (key, value) in object {
+            if let string = value as? String {
+                result[key] = .string(string)
+            } else if let number = value as? Int {
+                result[key] = .int(number)
+            } else {
+                Issue.record("\(key) has a value that is neither a string nor an integer: \(value)")
+            }
+        }
+        return result
+    }
+
+    @Test func jsonForUSPrivacyOnly() throws {
+        let result = try Self.run(["inspect", "--json", "--usp", "1YNN"])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout == "{\"IABUSPrivacy_String\":\"1YNN\"}\n")
+    }
+
+    @Test(arguments: [
+        (["inspect", "--json", "--usp", "1YNX"], "US Privacy"),
+        (["inspect", "--json"], "no TC string"),
+        (["inspect", "--json", "--bogus", "x"], "--bogus"),
+        (["inspect", "--json", "--gdpr-applies", "yes", "--usp", "1YNN"], "--gdpr-applies"),
+        (["inspect", "--json", "--cmp-sdk-id", "12a", "--usp", "1YNN"], "--cmp-sdk-id"),
+        (["inspect", "--json", "--cmp-sdk-id", "5000", "--usp", "1YNN"], "5000"),
+        (["inspect", "--json", "--usp", "1YNN", "--usp", "1NNN"], "twice"),
+        (["inspect", "--json", "--usp"], "needs a value"),
+        (["inspect", "--json", "--gpp-sid", "2_x", "--usp", "1YNN"], "--gpp-sid"),
+        (["inspect", "a", "b"], "one TC string"),
+        (["frobnicate"], "unknown command"),
+        ([], "missing command"),
+    ])
+    func badInputIsOneLineOnStderrAndExitTwo(arguments: [String], mention: String) throws {
+        let result = try Self.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("webcmp: "))
+        #expect(result.stderr.contains(mention))
+        #expect(result.stderr.filter { $0 == "\n" }.count == 1)
+    }
+
+    @Test func help() throws {
+        for arguments in [["--help"], ["inspect", "--help"]] {
+            let result = try Self.run(arguments)
+            #expect(result.status == 0)
+            #expect(result.stdout.contains("webcmp inspect [--json]"))
+            #expect(result.stderr.isEmpty)
+        }
+    }
+
+    @Test func readableOutputListsTheKeys() throws {
+        let result = try Self.run(["inspect", "--usp", "1---", "--gdpr-applies", "0"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("IABUSPrivacy_String = \"1---\""))
+    }
+}
