@@ -19,16 +19,28 @@ struct GPPMappingInput: Sendable, Hashable {
 }
 
 extension GPPMappingInput {
-    /// Parses a GPP string. (Interim: the GPP reader lands with the codec work.)
+    /// Parses a GPP string with the codec's ``GPPString`` reader (GPP "Consent String Specification", "Header").
     init(parsing raw: String) throws(IABMappingError) {
-        throw .invalidGPPString(raw, reason: "the GPP reader is not available in this build yet")
+        let gpp: GPPString
+        do {
+            gpp = try GPPString(parsing: raw)
+        } catch {
+            throw .invalidGPPString(raw, reason: error.description)
+        }
+        self.init(
+            rawValue: gpp.rawValue, version: gpp.version, sectionIDs: gpp.sectionIDs,
+            sections: gpp.sections.map { Section(id: $0.id, string: $0.string) })
     }
 }
 
 extension IABKeySet {
-    /// Validates a Google Additional Consent string and returns it verbatim. (Interim: the AC parser lands with the
-    /// codec work.)
+    /// Validates a Google Additional Consent string with the codec's ``AdditionalConsent`` parser and returns it
+    /// verbatim (Google "Additional Consent technical specification": v1 `1~ids`, v2 `2~ids~dv.ids`).
     static func validatedAdditionalConsent(_ raw: String) throws(IABMappingError) -> String {
-        throw .invalidAdditionalConsent(raw, reason: "the Additional Consent parser is not available in this build yet")
+        do {
+            return try AdditionalConsent(parsing: raw).rawValue
+        } catch {
+            throw .invalidAdditionalConsent(raw, reason: error.description)
+        }
     }
 }
