@@ -100,12 +100,14 @@ public final class GTKWebView: CMPWebView {
 
     // MARK: Host helpers (not part of the contract)
 
-    /// Evaluates `source` in the main frame's page world and returns the result as JSON text (`nil` for `undefined`
-    /// or on error). `source` is a function body; its return value is the result.
-    public func evaluate(_ source: String) async -> String? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
+    /// Evaluates the JavaScript expression `expression` in the main frame's page world, awaits it when it is a
+    /// promise, and returns the result as JSON text (`nil` for `undefined` or on error).
+    public func evaluate(_ expression: String) async -> String? {
+        let body = "return (\(expression)\n);"
+        return await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
             let request = Unmanaged.passRetained(EvaluationBox(continuation))
-            webkit_web_view_evaluate_javascript(view, source, -1, nil, nil, nil, evaluationFinished, request.toOpaque())
+            webkit_web_view_call_async_javascript_function(
+                view, body, -1, nil, nil, nil, nil, evaluationFinished, request.toOpaque())
         }
     }
 
@@ -222,7 +224,7 @@ private let evaluationFinished: GAsyncReadyCallback = { source, result, userData
     let box = Unmanaged<EvaluationBox>.fromOpaque(userData).takeRetainedValue()
     var error: UnsafeMutablePointer<GError>?
     let view = UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: WebKitWebView.self)
-    guard let view, let value = webkit_web_view_evaluate_javascript_finish(view, result, &error) else {
+    guard let view, let value = webkit_web_view_call_async_javascript_function_finish(view, result, &error) else {
         if let error { g_error_free(error) }
         box.continuation.resume(returning: nil)
         return
