@@ -22,6 +22,9 @@ public struct ConsentStore: Sendable {
     /// The key of the record's save time (`Double`, seconds since the reference date, as `Date` stores it).
     public static let savedAtKey = "WebCMPBridge.savedAt"
 
+    /// The most bytes of keys, values and record that one `apply` writes (1 MiB).
+    public static let maximumTotalSize = 1 << 20
+
     /// The key prefixes of the IAB families the store owns (`IABUSPrivacy_String` is matched exactly).
     static let iabPrefixes = [IABKey.tcfPrefix, IABKey.gppPrefix, IABKey.usPrivacyString.rawValue]
 
@@ -42,16 +45,20 @@ public struct ConsentStore: Sendable {
 
     /// Replaces the stored consent with `keys` and `record` (`nil` removes the stored record).
     ///
-    /// Fails without touching storage when a key is foreign, a value has the wrong type or content, or the record
-    /// cannot be encoded.
+    /// Fails without touching storage when a key is foreign, a value has the wrong type or content, the record cannot
+    /// be encoded, or everything together exceeds ``maximumTotalSize``.
     public func apply(_ keys: IABKeySet, record: ConsentRecord?) throws(ConsentStoreError) {
         var set: [String: KeyValueStorage.Value] = [:]
         set.reserveCapacity(keys.values.count + 2)
+        var size = 0
         for (key, value) in keys.values {
             try ConsentStore.validate(key, value)
+            size += key.rawValue.utf8.count
             switch value {
             case .int(let number): set[key.rawValue] = .int(number)
-            case .string(let string): set[key.rawValue] = .string(string)
+            case .string(let string):
+                set[key.rawValue] = .string(string)
+                size += string.utf8.count
             }
         }
         var remove: [String] = []
@@ -63,9 +70,13 @@ public struct ConsentStore: Sendable {
                 throw .recordNotEncodable(reason: String(describing: error))
             }
             set[ConsentStore.recordKey] = .string(String(decoding: data, as: UTF8.self))
+            size += data.count
             set[ConsentStore.savedAtKey] = .double(record.savedAt.timeIntervalSinceReferenceDate)
         } else {
             remove = [ConsentStore.recordKey, ConsentStore.savedAtKey]
+        }
+        guard size <= ConsentStore.maximumTotalSize else {
+            throw .tooLarge(bytes: size, limit: ConsentStore.maximumTotalSize)
         }
         ConsentStore.writeLock.lock()
         defer { ConsentStore.writeLock.unlock() }
