@@ -6,7 +6,7 @@ import Foundation
 ///   storage only when all of it is valid; then it writes the new keys and removes every stale key of the families
 ///   this package owns (`IABTCF_*`, `IABGPP_*`, `IABUSPrivacy_String`), such as an `IABTCF_PublisherRestrictions7`
 ///   left by an older string. Keys of other families are never touched.
-/// - The record is stored as a JSON string under ``recordKey``, and its save time separately under ``savedAtKey`` so
+/// - The record is stored as a JSON string (see `StoredRecord`) under ``recordKey``, and its save time separately under ``savedAtKey`` so
 ///   that the launch-time question "is consent stored, and since when" (``savedAt()``) is a single key read. (A JSON
 ///   string rather than `Data`: swift-corelibs-foundation reads a `Data` value from `UserDefaults` about 25 times
 ///   slower than a string, which would break the launch-time budget.)
@@ -65,7 +65,7 @@ public struct ConsentStore: Sendable {
         if let record {
             let data: Data
             do {
-                data = try ConsentStore.encoder.encode(record)
+                data = try ConsentStore.encoder.encode(StoredRecord(record, encoder: ConsentStore.encoder))
             } catch {
                 throw .recordNotEncodable(reason: String(describing: error))
             }
@@ -108,7 +108,7 @@ public struct ConsentStore: Sendable {
         case .data(let json)?: data = json
         default: return nil
         }
-        return try? ConsentStore.decoder.decode(ConsentRecord.self, from: data)
+        return (try? ConsentStore.decoder.decode(StoredRecord.self, from: data))?.record(decoder: ConsentStore.decoder)
     }
 
     /// When the stored consent was saved, or `nil` when none is stored. One key read: meant for app launch.
