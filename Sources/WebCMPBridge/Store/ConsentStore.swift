@@ -6,8 +6,10 @@ import Foundation
 ///   storage only when all of it is valid; then it writes the new keys and removes every stale key of the families
 ///   this package owns (`IABTCF_*`, `IABGPP_*`, `IABUSPrivacy_String`), such as an `IABTCF_PublisherRestrictions7`
 ///   left by an older string. Keys of other families are never touched.
-/// - The record is stored as JSON data under ``recordKey``, and its save time separately under ``savedAtKey`` so that
-///   the launch-time question "is consent stored, and since when" (``savedAt()``) is a single key read.
+/// - The record is stored as a JSON string under ``recordKey``, and its save time separately under ``savedAtKey`` so
+///   that the launch-time question "is consent stored, and since when" (``savedAt()``) is a single key read. (A JSON
+///   string rather than `Data`: swift-corelibs-foundation reads a `Data` value from `UserDefaults` about 25 times
+///   slower than a string, which would break the launch-time budget.)
 ///
 /// Spec: TCF CMP API v2.2 "In-App Details" and GPP CMP API v1.1 "In-App Details" (where the keys live; a publisher
 /// removing a CMP must clear "all `IABTCF_*` / `IABGPP_*` vestigial values", which ``clearAll()`` does).
@@ -15,7 +17,7 @@ public struct ConsentStore: Sendable {
     /// Where the keys and the record are stored.
     public var storage: KeyValueStorage
 
-    /// The key of the JSON-encoded ``ConsentRecord`` (`Data`). The suffix is the format version.
+    /// The key of the JSON-encoded ``ConsentRecord`` (a UTF-8 JSON string). The suffix is the format version.
     public static let recordKey = "WebCMPBridge.record.v1"
     /// The key of the record's save time (`Double`, seconds since the reference date, as `Date` stores it).
     public static let savedAtKey = "WebCMPBridge.savedAt"
@@ -60,11 +62,13 @@ public struct ConsentStore: Sendable {
             } catch {
                 throw .recordNotEncodable(reason: String(describing: error))
             }
-            set[ConsentStore.recordKey] = .data(data)
+            set[ConsentStore.recordKey] = .string(String(decoding: data, as: UTF8.self))
             set[ConsentStore.savedAtKey] = .double(record.savedAt.timeIntervalSinceReferenceDate)
         } else {
             remove = [ConsentStore.recordKey, ConsentStore.savedAtKey]
         }
+        ConsentStore.writeLock.lock()
+        defer { ConsentStore.writeLock.unlock() }
         for key in storedIABKeys() where keys.values[key] == nil {
             remove.append(key.rawValue)
         }
@@ -87,8 +91,11 @@ public struct ConsentStore: Sendable {
 
     /// The stored record, or `nil` when there is none or the stored data cannot be decoded.
     public func record() -> ConsentRecord? {
-        guard case .data(let data)? = storage.load([ConsentStore.recordKey])[ConsentStore.recordKey] else {
-            return nil
+        let data: Data
+        switch storage.load([ConsentStore.recordKey])[ConsentStore.recordKey] {
+        case .string(let json)?: data = Data(json.utf8)
+        case .data(let json)?: data = json
+        default: return nil
         }
         return try? ConsentStore.decoder.decode(ConsentRecord.self, from: data)
     }
@@ -106,6 +113,8 @@ public struct ConsentStore: Sendable {
     /// Does not throw: the only possible failure is a `UserDefaults` suite that cannot be opened, and then nothing
     /// can have been written to it either.
     public func clearAll() {
+        ConsentStore.writeLock.lock()
+        defer { ConsentStore.writeLock.unlock() }
         let remove = storedIABKeys().map(\.rawValue) + [ConsentStore.recordKey, ConsentStore.savedAtKey]
         try? storage.write([:], remove)
     }
@@ -114,6 +123,10 @@ public struct ConsentStore: Sendable {
     private func storedIABKeys() -> [IABKey] {
         storage.keys(ConsentStore.iabPrefixes).map(IABKey.init(rawValue:)).filter(\.isOwnedIABKey)
     }
+
+    /// Serialises `apply` and `clearAll` in this process, so that one call's stale-key scan cannot remove the keys
+    /// another call has just written.
+    private static let writeLock = NSLock()
 
     private static let encoder = JSONEncoder()
     private static let decoder = JSONDecoder()
