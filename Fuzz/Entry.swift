@@ -8,6 +8,10 @@ import Foundation
 /// The fuzz targets by name.
 nonisolated(unsafe) let fuzzTargets: [String: (UnsafeRawBufferPointer) -> Void] = [
     "tcstring": fuzzTCString,
+    "ac": fuzzAdditionalConsent,
+    "gpp": fuzzGPP,
+    "message": fuzzMessage,
+    "bridge": fuzzBridge,
 ]
 
 nonisolated(unsafe) let selectedTarget: (UnsafeRawBufferPointer) -> Void = {

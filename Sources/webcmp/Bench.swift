@@ -212,11 +212,11 @@ enum Bench {
             ("ConsentBridge.needsConsentUI", measure(iterations) {
                 sink &+= ConsentBridge.needsConsentUI(store: store, now: now) == nil ? 0 : 1
             }),
-            ("record(includingNonTCFData: false)", measure(iterations) {
+            ("ConsentStore.record(includingNonTCFData: false)", measure(iterations) {
                 sink &+= store.record(includingNonTCFData: false)?.savedAt == nil ? 0 : 1
             }),
-            ("record() with non-TCF data", measure(iterations) { sink &+= store.record()?.savedAt == nil ? 0 : 1 }),
-            ("savedAt()", measure(iterations) { sink &+= store.savedAt() == nil ? 0 : 1 }),
+            ("ConsentStore.record()", measure(iterations) { sink &+= store.record()?.savedAt == nil ? 0 : 1 }),
+            ("ConsentStore.savedAt()", measure(iterations) { sink &+= store.savedAt() == nil ? 0 : 1 }),
         ]
         print("Launch-time \"consent stored?\" read, real UserDefaults (suite \(suite)); the record holds a "
             + "\(sample.string.utf8.count)-character TC string and Gravito-style non-TCF data of 20 consents:")
@@ -261,7 +261,7 @@ enum Bench {
     }
 
     private static func row(_ name: String, _ value: String, _ note: String) -> String {
-        "  " + name.padding(toLength: 36, withPad: " ", startingAt: 0)
+        "  " + name.padding(toLength: 48, withPad: " ", startingAt: 0)
             + value.padding(toLength: 12, withPad: " ", startingAt: 0) + note
     }
 }

@@ -168,8 +168,20 @@ enum Inspect {
     static func describeOtherInputs(_ consent: InAppConsent) -> String {
         var out = ""
         if let gdprApplies = consent.gdprApplies { out += "gdprApplies: \(gdprApplies ? 1 : 0)\n" }
-        if let ac = consent.additionalConsent, !ac.isEmpty { out += "Additional Consent: \(ac)\n" }
-        if let gpp = consent.gppString, !gpp.isEmpty { out += "GPP string: \(gpp)\n" }
+        if let raw = consent.additionalConsent, !raw.isEmpty, let ac = try? AdditionalConsent(parsing: raw) {
+            out += "Additional Consent v\(ac.version): consented providers (\(ac.consentedProviders.count)) "
+            out += "\(ranges(IDSet(ac.consentedProviders)))"
+            if ac.version >= 2 {
+                out += ", disclosed only (\(ac.disclosedProviders.count)) \(ranges(IDSet(ac.disclosedProviders)))"
+            }
+            out += "\n"
+        }
+        if let raw = consent.gppString, !raw.isEmpty, let gpp = try? GPPString(parsing: raw) {
+            out += "GPP v\(gpp.version): sections \(gpp.sectionIDs.map(String.init).joined(separator: ", "))\n"
+            for section in gpp.sections {
+                out += "  section \(section.id): \(WebCMPCommand.describe(section.string, limit: 72))\n"
+            }
+        }
         if let usp = consent.usPrivacy, !usp.isEmpty { out += "US Privacy: \(usp)\n" }
         return out
     }

@@ -39,6 +39,12 @@ import Testing
         #expect(summary.vendorConsents.contains(1001))
         #expect(harness.events.contains(.userAction(isRejectAll: false)))
 
+        // The save neither re-injects nor announces readiness again; a repeated ready message re-injects only.
+        #expect(harness.webView.evaluated.count == 1)
+        harness.webView.post("jsHandler", .object(["type": .string("CMP-loaded")]))
+        #expect(harness.webView.evaluated.count == 2)
+        #expect(harness.events.filter { $0 == .uiReady(.gravito) }.count == 1)
+
         harness.webView.post("jsHandler", .object(["type": .string("close")]))
         #expect(harness.events.last == .uiFinished(.closed))
     }

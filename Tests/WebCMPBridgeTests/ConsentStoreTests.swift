@@ -9,16 +9,22 @@ import Testing
         var testDescription: String { rawValue }
     }
 
-    /// Runs `body` with a fresh store; for `UserDefaults` the suite is unique and removed afterwards.
-    static func withStore(_ backend: Backend, _ body: (ConsentStore) throws -> Void) rethrows {
+    /// A fresh store and its clean-up; for `UserDefaults` the suite is unique and the clean-up removes it.
+    static func makeStore(_ backend: Backend) -> (store: ConsentStore, cleanUp: @Sendable () -> Void) {
         switch backend {
         case .memory:
-            try body(.inMemory())
+            return (.inMemory(), {})
         case .userDefaults:
             let suite = "WebCMPBridgeTests." + UUID().uuidString
-            defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
-            try body(.userDefaults(suiteName: suite))
+            return (.userDefaults(suiteName: suite), { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) })
         }
+    }
+
+    /// Runs `body` with a fresh store, then cleans up.
+    static func withStore(_ backend: Backend, _ body: (ConsentStore) throws -> Void) rethrows {
+        let (store, cleanUp) = makeStore(backend)
+        defer { cleanUp() }
+        try body(store)
     }
 
     static let foreign: [String: KeyValueStorage.Value] = [
@@ -106,6 +112,9 @@ import Testing
                 (IABKeySet(["IABGPP_TCFEU2_gdprApplies": .string("1")]), nil,
                  .wrongValueType("IABGPP_TCFEU2_gdprApplies", expected: .int, found: .string)),
                 (IABKeySet([.vendorConsents: .string("01x")]), nil, .invalidValue(.vendorConsents, .string("01x"))),
+                (IABKeySet([.gdprApplies: .int(2)]), nil, .invalidValue(.gdprApplies, .int(2))),
+                (IABKeySet(["IABGPP_TCFEU2_PurposeOneTreatment": .int(-1)]), nil,
+                 .invalidValue("IABGPP_TCFEU2_PurposeOneTreatment", .int(-1))),
                 (IABKeySet(["IABTCF_PublisherRestrictions3": .string("0_3")]), nil,
                  .invalidValue("IABTCF_PublisherRestrictions3", .string("0_3"))),
                 (IABKeySet(["IABTCF_PublisherRestrictionsX": .string("0")]), nil,
@@ -145,9 +154,33 @@ import Testing
             #expect(store.record() == nil)
             #expect(store.savedAt() == nil)
             #expect(store.iabKeys().values.isEmpty)
-            try store.storage.write([ConsentStore.recordKey: .string("not data")], [])
+            try store.storage.write([ConsentStore.recordKey: .string("not json")], [])
+            #expect(store.record() == nil)
+            try store.storage.write([ConsentStore.recordKey: .int(7)], [])
             #expect(store.record() == nil)
         }
+    }
+
+    /// Concurrent `apply` calls never leave a mixture: the final keys are exactly one of the applied sets.
+    @Test(arguments: Backend.allCases)
+    func concurrentAppliesDoNotMix(_ backend: Backend) async {
+        let (store, cleanUp) = Self.makeStore(backend)
+        defer { cleanUp() }
+        let sets = (1...8).map { index in
+            IABKeySet([
+                .tcString: .string("CQ-\(index)"),
+                .publisherRestrictions(purpose: index): .string("0"),
+                .gppSectionString(index): .string("1YNN"),
+            ])
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for round in 0..<5 {
+                for keys in sets {
+                    group.addTask { try? store.apply(keys, record: round == 4 ? nil : Self.record) }
+                }
+            }
+        }
+        #expect(sets.contains(store.iabKeys()))
     }
 
     @Test func userDefaultsIsSharedAcrossInstancesAndStoresNumbersAsIntegers() throws {

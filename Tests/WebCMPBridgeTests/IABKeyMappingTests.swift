@@ -241,7 +241,7 @@ import Testing
         #expect(IABMappingError.invalidUSPrivacy("1ZZZ").description.contains("\"1ZZZ\""))
         #expect(IABMappingError.invalidCmpSDKID(9999).description.contains("9999"))
         let long = String(repeating: "x", count: 500) + "\u{0}"
-        let description = IABMappingError.invalidGPPString(long, reason: "bad").description
+        let description = IABMappingError.invalidUSPrivacy(long).description
         #expect(description.count < 200)
         #expect(!description.contains("\u{0}"))
     }

@@ -71,6 +71,8 @@ import Testing
         (["inspect", "--json", "--gpp-sid", "2_x", "--usp", "1YNN"], "--gpp-sid"),
         (["inspect", "a", "b"], "one TC string"),
         (["frobnicate"], "unknown command"),
+        (["bench", "--iterations", "x"], "--iterations"),
+        (["bench", "--iterations", "0"], "--iterations"),
         ([], "missing command"),
     ])
     func badInputIsOneLineOnStderrAndExitTwo(arguments: [String], mention: String) throws {
@@ -95,5 +97,17 @@ import Testing
         let result = try Self.run(["inspect", "--usp", "1---", "--gdpr-applies", "0"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("IABUSPrivacy_String = \"1---\""))
+    }
+
+    /// The benchmark runs and prints each figure beside its target (no timing is asserted).
+    @Test func benchSmoke() throws {
+        let result = try Self.run(["bench", "--iterations", "10"])
+        #expect(result.status == 0, "\(result.stderr)")
+        for text in [
+            "base64url decode (floor)", "decode + IABKeySet(mapping:)", "target <= 5x", "ConsentStore.record()",
+            "target <= 50 µs", "bitfield encoding", "range encoding", "swift run -c release webcmp bench",
+        ] {
+            #expect(result.stdout.contains(text), "\(text)")
+        }
     }
 }

@@ -63,6 +63,7 @@ public final class ConsentBridge {
     private var latestGPP: (string: String, sections: [Int]?)?
     private var lastPayload: ConsentPayload?
     private var trackingRequestedForTCString: String?
+    private var announcedReady = false
     private var continuations: [UUID: AsyncStream<ConsentBridgeEvent>.Continuation] = [:]
 
     /// Creates a bridge.
@@ -195,16 +196,20 @@ public final class ConsentBridge {
         report(.uiFinished(.timedOut))
     }
 
-    private func becomeReady(announcing dialect: CMPDialect?) {
+    /// Marks the page ready (stopping the timeout) and reports ``ConsentBridgeEvent/uiReady(_:)`` once, as soon as
+    /// the dialect is known (configured, or detected: in automatic mode a generic TCF page is detected by its first
+    /// consent event). `injectRecord` answers a Gravito ready message with the stored record (every time the page
+    /// asks, e.g. after it reloaded itself).
+    private func becomeReady(announcing dialect: CMPDialect?, injectRecord: Bool = false) {
         guard state == .loading || state == .ready else { return }
-        let wasReady = state == .ready
         state = .ready
         timeout?.cancel()
         timeout = nil
-        if let dialect, !wasReady || dialect == .gravito {
-            if dialect == .gravito {
-                webView?.evaluateJavaScript(CMPScripts.cookieData(record: store.record()))
-            }
+        if injectRecord {
+            webView?.evaluateJavaScript(CMPScripts.cookieData(record: store.record()))
+        }
+        if let dialect, !announcedReady {
+            announcedReady = true
             report(.uiReady(dialect))
         }
     }
@@ -259,9 +264,9 @@ public final class ConsentBridge {
         guard accept(messageDialect, for: cmpMessage, handler: handler) else { return }
         switch cmpMessage {
         case .ready:
-            becomeReady(announcing: messageDialect)
+            becomeReady(announcing: dialect, injectRecord: messageDialect == .gravito)
         case .uiShown:
-            becomeReady(announcing: messageDialect)
+            becomeReady(announcing: dialect)
         case .configurationLoaded(let version):
             configVersion = version
         case .gpp(let gppString, let sections):
@@ -273,7 +278,7 @@ public final class ConsentBridge {
                 save(payload, dialect: messageDialect)
             }
         case .save(let payload):
-            becomeReady(announcing: messageDialect)
+            becomeReady(announcing: dialect)
             save(payload, dialect: messageDialect)
         case .close:
             report(.uiFinished(.closed))

@@ -19,28 +19,48 @@ struct GPPMappingInput: Sendable, Hashable {
 }
 
 extension GPPMappingInput {
-    /// Parses a GPP string with the codec's ``GPPString`` reader (GPP "Consent String Specification", "Header").
+    /// Parses a GPP string with the GPP reader and checks each section string: only base64url characters and `.`
+    /// (GPP "Consent String Specification": sections are base64url-encoded, sub-sections joined by `.`), and a US
+    /// Privacy section (id 6) must be a US Privacy string.
     init(parsing raw: String) throws(IABMappingError) {
         let gpp: GPPString
         do {
             gpp = try GPPString(parsing: raw)
         } catch {
-            throw .invalidGPPString(raw, reason: error.description)
+            throw .invalidGPPString(error)
+        }
+        for section in gpp.sections {
+            guard section.string.utf8.allSatisfy(GPPMappingInput.isSectionCharacter) else {
+                throw .invalidGPPSection(id: section.id, reason: "characters outside base64url and '.'")
+            }
+            if section.id == 6, !IABKeySet.isValidUSPrivacy(section.string) {
+                throw .invalidGPPSection(id: 6, reason: "not a US Privacy string (1 followed by three of Y, N, -)")
+            }
         }
         self.init(
             rawValue: gpp.rawValue, version: gpp.version, sectionIDs: gpp.sectionIDs,
             sections: gpp.sections.map { Section(id: $0.id, string: $0.string) })
     }
+
+    private static func isSectionCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+            return true
+        default:
+            return false
+        }
+    }
 }
 
 extension IABKeySet {
-    /// Validates a Google Additional Consent string with the codec's ``AdditionalConsent`` parser and returns it
-    /// verbatim (Google "Additional Consent technical specification": v1 `1~ids`, v2 `2~ids~dv.ids`).
+    /// Validates a Google Additional Consent string (Google "Additional Consent technical specification", v1 and v2)
+    /// and returns it verbatim for `IABTCF_AddtlConsent`.
     static func validatedAdditionalConsent(_ raw: String) throws(IABMappingError) -> String {
         do {
             return try AdditionalConsent(parsing: raw).rawValue
         } catch {
-            throw .invalidAdditionalConsent(raw, reason: error.description)
+            throw .invalidAdditionalConsent(error)
         }
     }
 }

@@ -51,7 +51,13 @@ extension IABKey {
 
     /// `IABTCF_PublisherRestrictions{ID}` (string of `0`/`1`/`2`/`_`) for purpose `purposeID`.
     public static func publisherRestrictions(purpose purposeID: Int) -> IABKey {
-        IABKey(rawValue: publisherRestrictionsPrefix + String(purposeID))
+        if purposeRestrictionKeys.indices.contains(purposeID) { return purposeRestrictionKeys[purposeID] }
+        return IABKey(rawValue: publisherRestrictionsPrefix + String(purposeID))
+    }
+
+    /// The restriction keys for every 6-bit purpose id, built once (the mapping is benchmarked).
+    private static let purposeRestrictionKeys: [IABKey] = (0..<64).map {
+        IABKey(rawValue: publisherRestrictionsPrefix + String($0))
     }
 
     /// The name of the publisher restriction keys without the purpose id.

@@ -48,20 +48,23 @@ extension IABKeySet {
         let usPrivacy = consent.usPrivacy.nonEmpty
         if let usPrivacy, !IABKeySet.isValidUSPrivacy(usPrivacy) { throw .invalidUSPrivacy(usPrivacy) }
 
+        // One CMP SDK per app: the TCF keys and their GPP EU mirrors carry the same SDK id and version.
+        let cmpSDKID = consent.cmpSDKID ?? tc?.model.cmpID
+        let cmpSDKVersion = consent.cmpSDKVersion ?? tc?.model.cmpVersion
         var values: [IABKey: IABValue] = [:]
         var tcfKeys: [IABKey: IABValue]?
         if let tc {
             let keys = IABKeySet.tcfKeys(
                 for: tc.model, rawValue: tc.rawValue, gdprApplies: consent.gdprApplies,
-                cmpSDKID: consent.cmpSDKID, cmpSDKVersion: consent.cmpSDKVersion)
+                cmpSDKID: cmpSDKID, cmpSDKVersion: cmpSDKVersion)
             tcfKeys = keys
             values = keys
             if let additionalConsent { values[.additionalConsent] = .string(additionalConsent) }
         }
         if let gpp {
             try IABKeySet.addGPPKeys(
-                gpp, applicableSections: consent.gppApplicableSections, consent: consent,
-                reusing: tc.flatMap { tc in tcfKeys.map { (tc.rawValue, $0) } }, into: &values)
+                gpp, applicableSections: consent.gppApplicableSections, gdprApplies: consent.gdprApplies,
+                cmpSDKID: cmpSDKID, cmpSDKVersion: cmpSDKVersion, reusing: tc.flatMap { tc in tcfKeys.map { (tc.rawValue, $0) } }, into: &values)
         }
         if let usPrivacy { values[.usPrivacyString] = .string(usPrivacy) }
         return IABKeySet(values)
@@ -69,9 +72,9 @@ extension IABKeySet {
 
     /// The `IABTCF_*` keys of one TC string (CMP API v2.2, "In-App Details" key table).
     ///
-    /// - `IABTCF_CmpSdkID` / `IABTCF_CmpSdkVersion`: the given SDK id and version; when not given, the string's own
-    ///   `CmpId` / `CmpVersion` (the web CMP that produced the string acts as this app's CMP, and vendors use the key's
-    ///   presence as the "a CMP is present" signal).
+    /// - `IABTCF_CmpSdkID` / `IABTCF_CmpSdkVersion`: the given SDK id and version; when the app gives none, the TC
+    ///   string's own `CmpId` / `CmpVersion` (the web CMP that produced the string acts as this app's CMP, and vendors
+    ///   use the key's presence as the "a CMP is present" signal). The GPP EU mirrors use the same values.
     /// - `IABTCF_UseNonStandardTexts` and its pre-2.2 name `IABTCF_UseNonStandardStacks` (same bit) are both written,
     ///   so that older SDKs and the GPP EU key table's name keep working.
     /// - Binary strings follow the IAB reference implementation (`InAppTCData`): index 0 = id 1, as long as the highest
@@ -131,26 +134,30 @@ extension IABKeySet {
     ///   always wins.
     static func publisherRestrictionStrings(_ restrictions: [PublisherRestriction]) -> [(purpose: Int, value: String)]
     {
-        var maximumVendor = 0
-        for entry in restrictions where entry.purposeID >= 1 && entry.restrictionType != .undefined {
-            if let max = entry.vendors.max, max > maximumVendor { maximumVendor = max }
+        let entries = restrictions.filter { $0.purposeID >= 1 && $0.restrictionType != .undefined && !$0.vendors.isEmpty }
+        var length = 0
+        for entry in entries {
+            if let max = entry.vendors.max, max > length { length = max }
         }
-        guard maximumVendor > 0 else { return [] }
-        var buffers: [Int: [UInt8]] = [:]
-        for entry in restrictions where entry.purposeID >= 1 && entry.restrictionType != .undefined {
-            guard !entry.vendors.isEmpty else { continue }
-            let digit = UInt8(ascii: "0") + UInt8(entry.restrictionType.rawValue)
-            var buffer = buffers[entry.purposeID] ?? [UInt8](repeating: UInt8(ascii: "_"), count: maximumVendor)
-            buffer.withUnsafeMutableBufferPointer { bytes in
-                for vendor in entry.vendors {
-                    let current = bytes[vendor - 1]
-                    if current == UInt8(ascii: "_") || current > digit { bytes[vendor - 1] = digit }
+        guard length > 0 else { return [] }
+        var purposes = entries.map(\.purposeID)
+        purposes.sort()
+        var unique = purposes
+        unique.removeAll(keepingCapacity: true)
+        for purpose in purposes where unique.last != purpose { unique.append(purpose) }
+        return unique.map { purpose in
+            let value = String(unsafeUninitializedCapacity: length) { buffer in
+                buffer.initialize(repeating: UInt8(ascii: "_"))
+                for entry in entries where entry.purposeID == purpose {
+                    let digit = UInt8(ascii: "0") + UInt8(entry.restrictionType.rawValue)
+                    for vendor in entry.vendors {
+                        let current = buffer[vendor - 1]
+                        if current == UInt8(ascii: "_") || current > digit { buffer[vendor - 1] = digit }
+                    }
                 }
+                return length
             }
-            buffers[entry.purposeID] = buffer
-        }
-        return buffers.keys.sorted().map { purpose in
-            (purpose, String(decoding: buffers[purpose] ?? [], as: UTF8.self))
+            return (purpose, value)
         }
     }
 
@@ -167,7 +174,9 @@ extension IABKeySet {
     static func addGPPKeys(
         _ gpp: GPPMappingInput,
         applicableSections: [Int]?,
-        consent: InAppConsent,
+        gdprApplies: Bool?,
+        cmpSDKID: Int?,
+        cmpSDKVersion: Int?,
         reusing tcf: (rawValue: String, keys: [IABKey: IABValue])?,
         into values: inout [IABKey: IABValue]
     ) throws(IABMappingError) {
@@ -188,8 +197,8 @@ extension IABKeySet {
             } else {
                 let model = try decodeTCFSection(section.string)
                 keys = tcfKeys(
-                    for: model, rawValue: section.string, gdprApplies: consent.gdprApplies,
-                    cmpSDKID: consent.cmpSDKID, cmpSDKVersion: consent.cmpSDKVersion)
+                    for: model, rawValue: section.string, gdprApplies: gdprApplies, cmpSDKID: cmpSDKID,
+                    cmpSDKVersion: cmpSDKVersion)
             }
             for (key, value) in keys where !notMirroredInGPP.contains(key) {
                 if let name = key.gppTCFEUMirror { mirror[name] = value }

@@ -4,10 +4,13 @@
 /// Every case carries the offending data; ``description`` is one sentence for people. When mapping fails nothing is
 /// produced, so nothing can be written.
 public enum IABMappingError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The Google Additional Consent string is malformed (reason attached).
-    case invalidAdditionalConsent(String, reason: String)
-    /// The GPP string is malformed (reason attached).
-    case invalidGPPString(String, reason: String)
+    /// The Google Additional Consent string is malformed.
+    case invalidAdditionalConsent(AdditionalConsentError)
+    /// The GPP string is malformed.
+    case invalidGPPString(GPPStringError)
+    /// A GPP section string is malformed: characters outside base64url and `.`, or a US Privacy section (id 6) that
+    /// is not a US Privacy string.
+    case invalidGPPSection(id: Int, reason: String)
     /// The TCF EU section (id 2) of the GPP string is not a valid TC string.
     case invalidGPPTCFSection(TCStringError)
     /// The US Privacy string is not `1` followed by three of `Y`, `N`, `-` (USP API v1.0, "US Privacy String").
@@ -21,10 +24,12 @@ public enum IABMappingError: Error, Sendable, Hashable, CustomStringConvertible 
 
     public var description: String {
         switch self {
-        case .invalidAdditionalConsent(let value, let reason):
-            return "The Additional Consent string \(quoted(value)) is invalid: \(reason)"
-        case .invalidGPPString(let value, let reason):
-            return "The GPP string \(quoted(value)) is invalid: \(reason)"
+        case .invalidAdditionalConsent(let error):
+            return "The Additional Consent string is invalid: \(error)"
+        case .invalidGPPString(let error):
+            return "The GPP string is invalid: \(error)"
+        case .invalidGPPSection(let id, let reason):
+            return "GPP section \(id) is invalid: \(reason)"
         case .invalidGPPTCFSection(let error):
             return "The TCF EU section (id 2) of the GPP string is not a valid TC string: \(error)"
         case .invalidUSPrivacy(let value):

@@ -16,7 +16,7 @@ public struct ConsentStore: Sendable {
     /// Where the keys and the record are stored.
     public var storage: KeyValueStorage
 
-    /// The key of the JSON-encoded ``ConsentRecord`` (`Data`). The suffix is the format version.
+    /// The key of the JSON-encoded ``ConsentRecord`` (a UTF-8 JSON string). The suffix is the format version.
     public static let recordKey = "WebCMPBridge.record.v1"
     /// The key of the record's save time (`Double`, seconds since the reference date, as `Date` stores it).
     public static let savedAtKey = "WebCMPBridge.savedAt"

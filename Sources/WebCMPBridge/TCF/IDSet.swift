@@ -105,12 +105,41 @@ public struct IDSet: Sendable, Hashable {
     public var binaryString: String {
         guard let max else { return "" }
         return String(unsafeUninitializedCapacity: max) { buffer in
-            for index in 0..<max {
-                let set = words[index >> 6] & (1 << UInt64(index & 63)) != 0
-                buffer[index] = set ? UInt8(ascii: "1") : UInt8(ascii: "0")
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            let wholeBytes = max / 8
+            // Eight characters per table lookup: each byte of a word (8 ids) becomes one 8-byte store.
+            words.withUnsafeBufferPointer { words in
+                IDSet.asciiBits.withUnsafeBufferPointer { table in
+                    var byteIndex = 0
+                    for var word in words {
+                        for _ in 0..<8 {
+                            guard byteIndex < wholeBytes else { return }
+                            let characters = table[Int(truncatingIfNeeded: word & 0xFF)].littleEndian
+                            raw.storeBytes(of: characters, toByteOffset: byteIndex * 8, as: UInt64.self)
+                            word >>= 8
+                            byteIndex += 1
+                        }
+                    }
+                }
+            }
+            var offset = wholeBytes * 8
+            while offset < max {
+                let set = words[offset >> 6] & (1 << UInt64(offset & 63)) != 0
+                buffer[offset] = set ? UInt8(ascii: "1") : UInt8(ascii: "0")
+                offset += 1
             }
             return max
         }
+    }
+
+    /// For each byte value, the eight ASCII characters `'0'`/`'1'` of its bits, lowest bit first in memory order.
+    private static let asciiBits: [UInt64] = (0..<256).map { byte in
+        var value: UInt64 = 0
+        for bit in 0..<8 {
+            let character = UInt64(byte >> bit & 1) + UInt64(UInt8(ascii: "0"))
+            value |= character << UInt64(bit * 8)
+        }
+        return value
     }
 
     private mutating func normalize() {

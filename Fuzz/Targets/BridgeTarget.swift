@@ -1,0 +1,113 @@
+import Foundation
+
+// Fuzz target "bridge": a byte-coded sequence of page events drives a real ConsentBridge over an in-memory store.
+// Invariants after every step: stored consent changes only on a valid save from the main frame of an allowed
+// origin while the bridge is active, and the IAB keys and the bridge's record always describe the same TC string.
+
+@MainActor
+private final class FuzzWebView: CMPWebView {
+    var eventHandler: (@MainActor (WebViewEvent) -> Void)?
+    var handlers: Set<String> = []
+    func load(_ url: URL) {}
+    func addUserScript(_ script: UserScript) {}
+    func removeAllUserScripts() {}
+    func evaluateJavaScript(_ source: String) {}
+    func addMessageHandler(named name: String) { handlers.insert(name) }
+    func removeMessageHandler(named name: String) { handlers.remove(name) }
+}
+
+@MainActor
+private final class FuzzClock {
+    var pending: [@MainActor @Sendable () -> Void] = []
+    var scheduler: BridgeScheduler {
+        BridgeScheduler(now: { Date(timeIntervalSince1970: 1_750_000_000) }, schedule: { [self] _, action in
+            self.pending.append(action)
+            return ScheduledWork { [weak self] in self?.pending.removeAll() }
+        })
+    }
+}
+
+private let validStrings: [String] = {
+    let models = [
+        TCString(cmpID: 300, vendorListVersion: 150, policyVersion: 5, purposeConsents: IDSet(1...11), vendorConsents: [1, 755, 1001]),
+        TCString(cmpID: 300, vendorListVersion: 150, policyVersion: 5),
+        TCString(cmpID: 10, vendorListVersion: 3, policyVersion: 4, purposeConsents: [1, 8], vendorConsents: IDSet(1...900),
+                 publisherRestrictions: [PublisherRestriction(purposeID: 2, restrictionType: .requireConsent, vendors: [4])]),
+    ]
+    return models.compactMap { try? $0.encoded() }
+}()
+
+func fuzzBridge(_ bytes: UnsafeRawBufferPointer) {
+    MainActor.assumeIsolated { runBridgeSequence(Array(bytes)) }
+}
+
+@MainActor
+private func runBridgeSequence(_ ops: [UInt8]) {
+    let store = ConsentStore.inMemory()
+    let webView = FuzzWebView()
+    let clock = FuzzClock()
+    let dialect: CMPDialect? = ops.first.map { [nil, .gravito, .onesecondbefore, .tcf][Int($0) % 4] } ?? nil
+    let bridge = ConsentBridge(
+        configuration: BridgeConfiguration(cmpURL: URL(string: "https://cmp.example.com/")!, dialect: dialect),
+        store: store, scheduler: clock.scheduler)
+    bridge.attach(to: webView)
+    bridge.start()
+
+    func post(_ handler: String, _ body: String, mainFrame: Bool = true, origin: String = "https://cmp.example.com") {
+        guard webView.handlers.contains(handler) else { return }
+        webView.eventHandler?(.message(ScriptMessage(handlerName: handler, body: .json(body), isMainFrame: mainFrame, origin: origin)))
+    }
+    func save(_ tc: String, handler: Int) -> (String, String) {
+        let literal = JavaScriptLiteral.string(tc)
+        switch handler % 3 {
+        case 0: return ("jsHandler", "{\"type\":\"save\",\"tcstring\":\(literal)}")
+        case 1: return ("osbCmpMessageHandler", "{\"consent\":{\"tcString\":\(literal)}}")
+        default: return ("webcmpTCF", "{\"type\":\"tcf\",\"eventStatus\":\"useractioncomplete\",\"tcString\":\(literal)}")
+        }
+    }
+
+    var index = 1
+    while index < ops.count {
+        let op = ops[index]
+        let argument = index + 1 < ops.count ? Int(ops[index + 1]) : 0
+        index += 2
+        let before = store.record()
+        let wasActive = bridge.state == .loading || bridge.state == .ready
+        var validSaveSent = false
+        switch op % 10 {
+        case 0: post("jsHandler", "{\"type\":\"CMP-loaded\"}")
+        case 1:
+            let (handler, body) = save(validStrings[argument % validStrings.count], handler: argument / 3)
+            post(handler, body)
+            validSaveSent = true
+        case 2:
+            let (handler, body) = save(validStrings[argument % validStrings.count], handler: argument / 3)
+            post(handler, body, mainFrame: false)
+        case 3:
+            let (handler, body) = save(validStrings[argument % validStrings.count], handler: argument / 3)
+            post(handler, body, origin: "https://evil.example")
+        case 4:
+            let garbage = String(decoding: ops[index..<min(ops.count, index + argument)], as: UTF8.self)
+            let (handler, body) = save(garbage, handler: argument)
+            post(handler, body)
+            post(handler, garbage)
+            index += argument
+        case 5: post("jsHandler", "{\"type\":\"close\"}")
+        case 6:
+            let due = clock.pending
+            clock.pending.removeAll()
+            for action in due { action() }
+        case 7: webView.eventHandler?(.didFinishLoading(nil))
+        case 8: if argument % 8 == 0 { bridge.invalidate() }
+        default: post("webcmpTCF", "{\"type\":\"gpp\",\"gppString\":\"DBABTA~1YNN\"}")
+        }
+        let after = store.record()
+        if after != before {
+            fuzzCheck(wasActive && validSaveSent, "stored consent changed without a valid save (op \(op % 10))")
+        }
+        var storedTC: String?
+        if case .string(let value)? = store.iabKeys()["IABTCF_TCString"] { storedTC = value }
+        fuzzCheck(storedTC == after?.tcString, "IAB keys and record disagree: half-written consent")
+    }
+    bridge.invalidate()
+}

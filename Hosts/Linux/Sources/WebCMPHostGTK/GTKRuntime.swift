@@ -1,0 +1,25 @@
+import CWebKitGTK
+import Foundation
+
+/// The GTK main loop, pumped together with the main dispatch queue (where the main actor runs on Linux).
+@MainActor
+public enum GTKRuntime {
+    private static var initialized = false
+
+    /// Initialises GTK once. Needs a display (run under `xvfb-run -a`).
+    public static func initialize() -> Bool {
+        if initialized { return true }
+        guard gtk_init_check(nil, nil) != 0 else { return false }
+        initialized = true
+        return true
+    }
+
+    /// Runs GLib and the main queue until `done()` is true or `deadline` passes.
+    public static func run(until deadline: Date, while condition: () -> Bool) {
+        while condition(), Date() < deadline {
+            var busy = false
+            while g_main_context_iteration(nil, 0) != 0 { busy = true }
+            _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: busy ? 0 : 0.002))
+        }
+    }
+}

@@ -1,0 +1,286 @@
+import CWebKitGTK
+import Foundation
+import WebCMPBridge
+
+/// `CMPWebView` on WebKitGTK (webkit2gtk-4.1). An adapter only: it loads, injects, evaluates and forwards.
+///
+/// **Origin policy on WebKitGTK.** Unlike `WKScriptMessage` (whose `frameInfo` carries the frame and its security
+/// origin), WebKitGTK's `script-message-received` signal carries neither, and a handler registered in the page's
+/// world can be called from any frame, cross-origin iframes included. This adapter therefore:
+/// 1. registers the native handlers only in an isolated script world (`webcmp`), so no frame's page world has a
+///    native `window.webkit`;
+/// 2. installs, in the page world of the **main frame only**, a frozen `window.webkit.messageHandlers.<name>` shim
+///    whose `postMessage` dispatches a private DOM event (the name carries a per-view random nonce) on the top
+///    document, synchronously, so order is preserved;
+/// 3. installs, in the isolated world of the **main frame only**, a relay that listens for that event and posts
+///    `name + "\n" + location.origin + "\n" + JSON text of the body` to the native handler.
+/// A cross-origin iframe has no `window.webkit` and cannot reach the top document, so it cannot post at all; every
+/// message that arrives is from the main frame and is tagged with its real origin, which the core's origin policy then
+/// checks. Cost: a CMP that posts from inside an iframe does not reach the app on Linux (on Apple platforms it is
+/// rejected by the core as `notMainFrame`).
+@MainActor
+public final class GTKWebView: CMPWebView {
+    public var eventHandler: (@MainActor (WebViewEvent) -> Void)?
+
+    /// The isolated script world of the relay and the native handlers.
+    public static let worldName = "webcmp"
+
+    let view: UnsafeMutablePointer<WebKitWebView>
+    let window: UnsafeMutablePointer<GtkWidget>
+    let contentManager: UnsafeMutablePointer<WebKitUserContentManager>
+    private let nonce: String
+    private var handlerNames: [String] = []
+    private var userScripts: [WebCMPBridge.UserScript] = []
+    private var box: Unmanaged<CallbackBox>?
+
+    /// Creates the web view in an offscreen GTK window. Call ``GTKRuntime/initialize()`` first.
+    public init() {
+        contentManager = webkit_user_content_manager_new()!
+        let widget = webkit_web_view_new_with_user_content_manager(contentManager)!
+        view = UnsafeMutableRawPointer(widget).assumingMemoryBound(to: WebKitWebView.self)
+        window = gtk_offscreen_window_new()
+        gtk_window_set_default_size(UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkWindow.self), 390, 844)
+        gtk_container_add(UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkContainer.self), widget)
+        gtk_widget_show_all(window)
+        nonce = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let box = Unmanaged.passRetained(CallbackBox(self))
+        self.box = box
+        connect("load-changed", loadChanged, box)
+        connect("load-failed", loadFailed, box)
+        connect("web-process-terminated", processTerminated, box)
+    }
+
+    /// Destroys the GTK objects. The web view cannot be used afterwards.
+    public func close() {
+        eventHandler = nil
+        for name in handlerNames { removeMessageHandler(named: name) }
+        webkit_user_content_manager_remove_all_scripts(contentManager)
+        gtk_widget_destroy(window)
+        box?.takeUnretainedValue().target = nil
+        box?.release()
+        box = nil
+    }
+
+    // MARK: CMPWebView
+
+    public func load(_ url: URL) {
+        webkit_web_view_load_uri(view, url.absoluteString)
+    }
+
+    public func addUserScript(_ script: WebCMPBridge.UserScript) {
+        userScripts.append(script)
+        installScripts()
+    }
+
+    public func removeAllUserScripts() {
+        userScripts.removeAll()
+        installScripts()
+    }
+
+    public func evaluateJavaScript(_ source: String) {
+        webkit_web_view_evaluate_javascript(view, source, -1, nil, nil, nil, nil, nil)
+    }
+
+    public func addMessageHandler(named name: String) {
+        guard !handlerNames.contains(name) else { return }
+        handlerNames.append(name)
+        webkit_user_content_manager_register_script_message_handler_in_world(
+            contentManager, name, GTKWebView.worldName)
+        if let box { connect("script-message-received::\(name)", messageReceived, box, on: UnsafeMutableRawPointer(contentManager)) }
+        installScripts()
+    }
+
+    public func removeMessageHandler(named name: String) {
+        guard let index = handlerNames.firstIndex(of: name) else { return }
+        handlerNames.remove(at: index)
+        webkit_user_content_manager_unregister_script_message_handler_in_world(
+            contentManager, name, GTKWebView.worldName)
+        installScripts()
+    }
+
+    // MARK: Host helpers (not part of the contract)
+
+    /// Evaluates the JavaScript expression `expression` in the main frame's page world, awaits it when it is a
+    /// promise, and returns the result as JSON text (`nil` for `undefined` or on error).
+    public func evaluate(_ expression: String) async -> String? {
+        let body = "return (\(expression)\n);"
+        return await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
+            let request = Unmanaged.passRetained(EvaluationBox(continuation))
+            webkit_web_view_call_async_javascript_function(
+                view, body, -1, nil, nil, nil, nil, evaluationFinished, request.toOpaque())
+        }
+    }
+
+    // MARK: Scripts
+
+    /// Re-installs, in order: the page-world shim and the isolated-world relay (for the registered handlers), then the
+    /// user scripts the bridge added.
+    private func installScripts() {
+        webkit_user_content_manager_remove_all_scripts(contentManager)
+        if !handlerNames.isEmpty {
+            add(shimSource, world: nil, mainFrameOnly: true, atStart: true)
+            add(relaySource, world: GTKWebView.worldName, mainFrameOnly: true, atStart: true)
+        }
+        for script in userScripts {
+            add(script.source, world: nil, mainFrameOnly: script.forMainFrameOnly, atStart: script.injectionTime == .documentStart)
+        }
+    }
+
+    private func add(_ source: String, world: String?, mainFrameOnly: Bool, atStart: Bool) {
+        let frames = mainFrameOnly ? WEBKIT_USER_CONTENT_INJECT_TOP_FRAME : WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES
+        let time = atStart ? WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START : WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_END
+        let script: OpaquePointer?
+        if let world {
+            script = webkit_user_script_new_for_world(source, frames, time, world, nil, nil)
+        } else {
+            script = webkit_user_script_new(source, frames, time, nil, nil)
+        }
+        guard let script else { return }
+        webkit_user_content_manager_add_script(contentManager, script)
+        webkit_user_script_unref(script)
+    }
+
+    private var eventName: String { "__webcmp_relay_" + nonce }
+
+    private var shimSource: String {
+        let names = JavaScriptLiteral.expression(.array(handlerNames.map(JSONValue.string)))
+        let event = JavaScriptLiteral.string(eventName)
+        // The body is serialised here, in the page's world, with the JSON.stringify the page had when the shim was
+        // installed (before any page script): only a string crosses into the relay's world, so nothing is lost to
+        // structured cloning, and a body with no JSON form (a function, a cycle) arrives as an empty text, which the
+        // core reports as an invalid message instead of it being dropped silently.
+        return """
+            (function () {
+              var names = \(names), eventName = \(event), handlers = {};
+              var dispatch = document.dispatchEvent.bind(document);
+              var stringify = JSON.stringify;
+              var Custom = CustomEvent;
+              names.forEach(function (name) {
+                handlers[name] = Object.freeze({ postMessage: function (body) {
+                  var text;
+                  try { text = stringify(body); } catch (e) { text = ''; }
+                  dispatch(new Custom(eventName, { detail: name + '\\n' + (typeof text === 'string' ? text : '') }));
+                } });
+              });
+              var webkit = Object.freeze({ messageHandlers: Object.freeze(handlers) });
+              try { Object.defineProperty(window, 'webkit', { value: webkit, configurable: false, writable: false }); } catch (e) {}
+            })();
+            """
+    }
+
+    private var relaySource: String {
+        let event = JavaScriptLiteral.string(eventName)
+        return """
+            (function () {
+              document.addEventListener(\(event), function (event) {
+                var detail = event.detail;
+                if (typeof detail !== 'string') { return; }
+                var newline = detail.indexOf('\\n');
+                var handler = newline > 0 && window.webkit && window.webkit.messageHandlers[detail.slice(0, newline)];
+                if (!handler) { return; }
+                handler.postMessage(detail.slice(0, newline) + '\\n' + location.origin + detail.slice(newline));
+              });
+            })();
+            """
+    }
+
+    // MARK: Signals
+
+    /// Splits the relay's `name \n origin \n JSON` payload and forwards it, for registered handlers only.
+    fileprivate func deliverTagged(_ payload: String) {
+        let parts = payload.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, handlerNames.contains(String(parts[0])) else { return }
+        eventHandler?(.message(ScriptMessage(
+            handlerName: String(parts[0]), body: .json(String(parts[2])), isMainFrame: true, origin: String(parts[1]))))
+    }
+
+    fileprivate func loadDidChange(_ event: WebKitLoadEvent) {
+        guard event == WEBKIT_LOAD_FINISHED else { return }
+        let uri = webkit_web_view_get_uri(view).map { String(cString: $0) }
+        eventHandler?(.didFinishLoading(uri.flatMap(URL.init(string:))))
+    }
+
+    fileprivate func loadDidFail(uri: String?, message: String) {
+        eventHandler?(.didFailLoading(uri.flatMap(URL.init(string:)), description: message))
+    }
+
+    fileprivate func processDidTerminate() {
+        eventHandler?(.contentProcessDidTerminate)
+    }
+
+    private func connect(_ signal: String, _ callback: GCallback, _ box: Unmanaged<CallbackBox>, on instance: UnsafeMutableRawPointer? = nil) {
+        g_signal_connect_data(instance ?? UnsafeMutableRawPointer(view), signal, callback, box.toOpaque(), nil, GConnectFlags(rawValue: 0))
+    }
+}
+
+/// Carries the adapter into C callbacks without retaining it twice.
+final class CallbackBox: @unchecked Sendable {
+    weak var target: GTKWebView?
+    init(_ target: GTKWebView) { self.target = target }
+}
+
+/// Carries an evaluation's continuation through GLib's async callback.
+final class EvaluationBox: @unchecked Sendable {
+    let continuation: CheckedContinuation<String?, Never>
+    init(_ continuation: CheckedContinuation<String?, Never>) { self.continuation = continuation }
+}
+
+private let evaluationFinished: GAsyncReadyCallback = { source, result, userData in
+    guard let userData else { return }
+    let box = Unmanaged<EvaluationBox>.fromOpaque(userData).takeRetainedValue()
+    var error: UnsafeMutablePointer<GError>?
+    let view = UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: WebKitWebView.self)
+    guard let view, let value = webkit_web_view_call_async_javascript_function_finish(view, result, &error) else {
+        if let error { g_error_free(error) }
+        box.continuation.resume(returning: nil)
+        return
+    }
+    defer { g_object_unref(UnsafeMutableRawPointer(value)) }
+    guard let json = jsc_value_to_json(value, 0) else {
+        box.continuation.resume(returning: nil)
+        return
+    }
+    defer { g_free(json) }
+    box.continuation.resume(returning: String(cString: json))
+}
+
+private let messageReceivedFunction: @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void = {
+    _, result, userData in
+    guard let result, let userData,
+        let value = webkit_javascript_result_get_js_value(result),
+        jsc_value_is_string(value) != 0, let text = jsc_value_to_string(value)
+    else { return }
+    let payload = String(cString: text)
+    g_free(text)
+    // The callback does not get the signal detail (the handler name); the relay puts the name in the payload.
+    let box = Unmanaged<CallbackBox>.fromOpaque(userData).takeUnretainedValue()
+    MainActor.assumeIsolated { box.target?.deliverTagged(payload) }
+}
+private let messageReceived = unsafeBitCast(messageReceivedFunction, to: GCallback.self)
+
+private let loadChangedFunction: @convention(c) (OpaquePointer?, UInt32, UnsafeMutableRawPointer?) -> Void = {
+    _, event, userData in
+    guard let userData else { return }
+    let box = Unmanaged<CallbackBox>.fromOpaque(userData).takeUnretainedValue()
+    MainActor.assumeIsolated { box.target?.loadDidChange(WebKitLoadEvent(rawValue: event)) }
+}
+private let loadChanged = unsafeBitCast(loadChangedFunction, to: GCallback.self)
+
+private let loadFailedFunction: @convention(c) (OpaquePointer?, UInt32, UnsafePointer<CChar>?, UnsafeMutablePointer<GError>?, UnsafeMutableRawPointer?) -> Int32 = {
+    _, _, uri, error, userData in
+    guard let userData else { return 0 }
+    let box = Unmanaged<CallbackBox>.fromOpaque(userData).takeUnretainedValue()
+    let message = error.map { String(cString: $0.pointee.message) } ?? "load failed"
+    let failing = uri.map { String(cString: $0) }
+    MainActor.assumeIsolated { box.target?.loadDidFail(uri: failing, message: message) }
+    return 0
+}
+private let loadFailed = unsafeBitCast(loadFailedFunction, to: GCallback.self)
+
+private let processTerminatedFunction: @convention(c) (OpaquePointer?, UInt32, UnsafeMutableRawPointer?) -> Void = {
+    _, _, userData in
+    guard let userData else { return }
+    let box = Unmanaged<CallbackBox>.fromOpaque(userData).takeUnretainedValue()
+    MainActor.assumeIsolated { box.target?.processDidTerminate() }
+}
+private let processTerminated = unsafeBitCast(processTerminatedFunction, to: GCallback.self)

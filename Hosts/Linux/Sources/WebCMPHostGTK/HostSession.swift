@@ -1,0 +1,162 @@
+import Foundation
+import WebCMPBridge
+
+/// One run of a hosted CMP page in real WebKit through a ``ConsentBridge``: load, optional clicks, event log.
+@MainActor
+public final class HostSession: ConsentBridgeDelegate {
+    /// What to run.
+    public struct Options: Sendable {
+        public var url: URL
+        public var dialect: CMPDialect?
+        public var clicks: [String] = []
+        public var timeout: TimeInterval = 30
+        public var settle: TimeInterval = 1.0
+        public var extraOrigins: Set<String> = []
+
+        public init(url: URL, dialect: CMPDialect?) {
+            self.url = url
+            self.dialect = dialect
+        }
+    }
+
+    public let options: Options
+    public let store: ConsentStore
+    public let view: GTKWebView
+    public let bridge: ConsentBridge
+    /// Every event as JSON objects with a `"type"`, in order (bridge events and host events such as clicks).
+    public private(set) var log: [JSONValue] = []
+    private var lastEventAt = Date()
+    private var clicking = false
+    private var clicksDone = false
+    private var finished = false
+
+    public init(options: Options, store: ConsentStore, view: GTKWebView) {
+        self.options = options
+        self.store = store
+        self.view = view
+        var configuration = BridgeConfiguration(cmpURL: options.url, dialect: options.dialect)
+        configuration.readyTimeout = .milliseconds(Int(options.timeout * 1000))
+        configuration.allowedOrigins.formUnion(options.extraOrigins)
+        bridge = ConsentBridge(configuration: configuration, store: store)
+        bridge.delegate = self
+    }
+
+    /// Runs until the CMP UI finishes, or the clicks are done and events have settled, or the timeout passes.
+    public func run() {
+        bridge.attach(to: view)
+        bridge.start()
+        let deadline = Date().addingTimeInterval(options.timeout + 5)
+        GTKRuntime.run(until: deadline) {
+            if finished { return false }
+            if !clicking, !clicksDone, bridge.state == .ready || pageLoaded { startClicks() }
+            if clicksDone, Date().timeIntervalSince(lastEventAt) > options.settle { return false }
+            return bridge.state != .timedOut
+        }
+        if !finished, bridge.state == .loading {
+            // The outer deadline passed before the bridge's own timeout fired (it cannot: the deadline is later).
+            record(["type": .string("error"), "code": .string("hostTimeout"), "message": .string("the run did not finish")])
+        }
+    }
+
+    /// Evaluates a function body in the page and returns its JSON result.
+    public func evaluate(_ body: String) -> JSONValue? {
+        var result: String??
+        Task { @MainActor in result = .some(await view.evaluate(body)) }
+        GTKRuntime.run(until: Date().addingTimeInterval(5)) { result == nil }
+        guard let text = result ?? nil else { return nil }
+        return try? JSONValue(parsing: text, limits: JSONLimits(maximumBytes: 8 << 20, maximumDepth: 64))
+    }
+
+    private var pageLoaded = false
+
+    private func startClicks() {
+        clicking = true
+        Task { @MainActor in
+            for id in options.clicks {
+                let clicked = await click(id)
+                record(["type": .string(clicked ? "click" : "error"), "id": .string(id)].merging(
+                    clicked ? [:] : ["code": .string("clickFailed"), "message": .string("no visible element with id '\(id)'")]
+                ) { a, _ in a })
+                if !clicked { break }
+            }
+            clicking = false
+            clicksDone = true
+            lastEventAt = Date()
+        }
+    }
+
+    /// Waits for `document.readyState === 'complete'` and a visible element with `id`, then clicks it.
+    private func click(_ id: String) async -> Bool {
+        let literal = JavaScriptLiteral.string(id)
+        let script = """
+            (function () {
+              if (document.readyState !== 'complete') { return 'wait'; }
+              var element = document.getElementById(\(literal));
+              if (!element) { return 'wait'; }
+              var box = element.getBoundingClientRect();
+              if (box.width === 0 && box.height === 0) { return 'wait'; }
+              element.click();
+              return 'clicked';
+            })()
+            """
+        let deadline = Date().addingTimeInterval(options.timeout)
+        while Date() < deadline, !finished {
+            if await view.evaluate(script) == "\"clicked\"" { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
+    private func record(_ object: [String: JSONValue]) {
+        log.append(.object(object))
+        lastEventAt = Date()
+    }
+
+    // MARK: ConsentBridgeDelegate
+
+    public func bridge(_ bridge: ConsentBridge, didReceive event: ConsentBridgeEvent) {
+        record(HostSession.json(for: event))
+        if case .uiFinished = event { finished = true }
+        if case .uiReady = event { pageLoaded = true }
+    }
+
+    /// Marks the page as loaded (for pages without a ready message).
+    public func noteLoaded() { pageLoaded = true }
+
+    static func json(for event: ConsentBridgeEvent) -> [String: JSONValue] {
+        switch event {
+        case .uiReady(let dialect): return ["type": .string("uiReady"), "dialect": .string(dialect.rawValue)]
+        case .userAction(let rejectAll):
+            return ["type": .string("userAction"), "isRejectAll": rejectAll.map(JSONValue.bool) ?? .null]
+        case .consentReady(let summary):
+            func ids(_ set: IDSet) -> JSONValue { .array(set.map { .number(Double($0)) }) }
+            return [
+                "type": .string("consentReady"),
+                "tcString": summary.tcString.map(JSONValue.string) ?? .null,
+                "purposeConsents": ids(summary.purposeConsents),
+                "vendorConsents": ids(summary.vendorConsents),
+                "specialFeatureOptIns": ids(summary.specialFeatureOptIns),
+                "gppString": summary.gppString.map(JSONValue.string) ?? .null,
+            ]
+        case .uiFinished(let reason): return ["type": .string("uiFinished"), "reason": .string(reason.rawValue)]
+        case .trackingAuthorization(let status): return ["type": .string("trackingAuthorization"), "status": .string(status.rawValue)]
+        case .diagnostic(let message): return ["type": .string("diagnostic"), "message": .string(message)]
+        case .error(let error):
+            return ["type": .string("error"), "code": .string(error.code), "message": .string(error.description)]
+        }
+    }
+}
+
+extension ConsentStore {
+    /// The stored IAB keys as the JSON object `webcmp inspect --json` prints (numbers as numbers).
+    public func keysJSON() -> JSONValue {
+        var object: [String: JSONValue] = [:]
+        for (key, value) in iabKeys().values {
+            switch value {
+            case .int(let int): object[key.rawValue] = .number(Double(int))
+            case .string(let string): object[key.rawValue] = .string(string)
+            }
+        }
+        return .object(object)
+    }
+}

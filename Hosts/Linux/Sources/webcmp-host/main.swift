@@ -1,0 +1,302 @@
+import Foundation
+import WebCMPBridge
+import WebCMPHostGTK
+
+let usage = """
+    usage: webcmp-host run URL [--dialect gravito|onesecondbefore|tcf|auto] [--click ID ...] [--state DIR]
+                               [--timeout S] [--allow-origin ORIGIN ...] [--eval EXPRESSION ...] [--json]
+           webcmp-host check URL [--dialect …] [--click ID ...] [--timeout S]
+           webcmp-host share URL --state DIR [--json]
+           webcmp-host selftest-escaping [--count N]
+
+    run    loads a hosted CMP page in real WebKit (WebKitGTK) through the WebCMPBridge bridge, clicks the given
+           element ids in order once the page is ready, and prints the event log and the stored IAB keys.
+           --json prints exactly one JSON object {"events": [...], "keys": {...}}; with --eval, also "eval": the
+           values of the given JavaScript expressions in the page at the end of the run.
+    check  a conformance report for a hosted CMP page; exit 0 when it conforms, 1 when not, 2 for usage errors.
+    share  loads a content page with the stored consent shared into it (_sp_pass_consent=true, native-backed
+           __tcfapi/__gpp) and prints what the page's own __tcfapi('getTCData') returns.
+    Run under a display: xvfb-run -a webcmp-host …
+    """
+
+struct UsageError: Error, CustomStringConvertible { var description: String }
+
+struct Arguments {
+    var command = ""
+    var url: URL?
+    var dialect: CMPDialect?
+    var clicks: [String] = []
+    var state: URL?
+    var timeout: TimeInterval = 30
+    var json = false
+    var count = 300
+    var origins: Set<String> = []
+    var evaluations: [String] = []
+
+    init(_ arguments: [String]) throws {
+        var rest = arguments[...]
+        guard let command = rest.popFirst() else { throw UsageError(description: "missing command") }
+        self.command = command
+        func value(_ flag: String) throws -> String {
+            guard let value = rest.popFirst() else { throw UsageError(description: "\(flag) needs a value") }
+            return value
+        }
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--json": json = true
+            case "--dialect":
+                let name = try value(argument)
+                if name == "auto" { dialect = nil } else if name == "osb" { dialect = .onesecondbefore } else {
+                    guard let parsed = CMPDialect(rawValue: name) else { throw UsageError(description: "unknown dialect '\(name)'") }
+                    dialect = parsed
+                }
+            case "--click": clicks.append(try value(argument))
+            case "--eval": evaluations.append(try value(argument))
+            case "--state": state = URL(fileURLWithPath: try value(argument), isDirectory: true)
+            case "--allow-origin": origins.insert(try value(argument))
+            case "--timeout":
+                guard let seconds = TimeInterval(try value(argument)), seconds > 0, seconds <= 600 else {
+                    throw UsageError(description: "--timeout takes seconds from 0 to 600")
+                }
+                timeout = seconds
+            case "--count":
+                guard let number = Int(try value(argument)), number > 0, number <= 100_000 else {
+                    throw UsageError(description: "--count takes a number from 1 to 100000")
+                }
+                count = number
+            case "-h", "--help": throw UsageError(description: "help")
+            default:
+                guard url == nil, !argument.hasPrefix("-") else { throw UsageError(description: "unexpected argument '\(argument)'") }
+                guard let parsed = URL(string: argument), let scheme = parsed.scheme?.lowercased(),
+                    ["http", "https", "file"].contains(scheme)
+                else {
+                    if FileManager.default.fileExists(atPath: argument) {
+                        url = URL(fileURLWithPath: argument).standardizedFileURL
+                        continue
+                    }
+                    throw UsageError(description: "'\(argument)' is not an http(s) or file URL")
+                }
+                url = parsed
+            }
+        }
+    }
+}
+
+func printJSON(_ value: JSONValue) {
+    print(JavaScriptLiteral.expression(value))
+}
+
+func fail(_ message: String, code: Int32) -> Never {
+    FileHandle.standardError.write(Data("webcmp-host: \(message)\n".utf8))
+    exit(code)
+}
+
+@MainActor
+func makeStore(_ arguments: Arguments) -> ConsentStore {
+    guard let state = arguments.state else { return .inMemory() }
+    do {
+        return ConsentStore(storage: try .jsonFile(in: state))
+    } catch {
+        fail("cannot use the state directory \(state.path): \(error)", code: 2)
+    }
+}
+
+@MainActor
+func runSession(_ arguments: Arguments, url: URL, store: ConsentStore) -> HostSession {
+    var options = HostSession.Options(url: url, dialect: arguments.dialect)
+    options.clicks = arguments.clicks
+    options.timeout = arguments.timeout
+    options.extraOrigins = arguments.origins
+    let view = GTKWebView()
+    let session = HostSession(options: options, store: store, view: view)
+    session.run()
+    return session
+}
+
+@MainActor
+func runCommand(_ arguments: Arguments) -> Int32 {
+    guard let url = arguments.url else { fail("run needs a URL\n\(usage)", code: 2) }
+    let store = makeStore(arguments)
+    let session = runSession(arguments, url: url, store: store)
+    let evaluated = arguments.evaluations.map { session.evaluate($0) ?? .null }
+    session.bridge.invalidate()
+    if arguments.json {
+        var output: [String: JSONValue] = ["events": .array(session.log), "keys": store.keysJSON()]
+        if !evaluated.isEmpty { output["eval"] = .array(evaluated) }
+        printJSON(.object(output))
+    } else {
+        print("Events:")
+        for event in session.log { print("  " + JavaScriptLiteral.expression(event)) }
+        print("IAB keys in UserDefaults:")
+        let keys = store.keysJSON().objectValue ?? [:]
+        if keys.isEmpty { print("  (none)") }
+        for key in keys.keys.sorted() { print("  \(key) = \(JavaScriptLiteral.expression(keys[key]!))") }
+    }
+    session.view.close()
+    return 0
+}
+
+@MainActor
+func shareCommand(_ arguments: Arguments) -> Int32 {
+    guard let url = arguments.url, arguments.state != nil else { fail("share needs a URL and --state DIR", code: 2) }
+    let store = makeStore(arguments)
+    let view = GTKWebView()
+    view.addUserScript(ConsentSharing.userScript(record: store.record(), keys: store.iabKeys()))
+    var loaded = false
+    view.eventHandler = { event in if case .didFinishLoading = event { loaded = true } }
+    let shared = URLRewriting.passingConsent(url)
+    view.load(shared)
+    GTKRuntime.run(until: Date().addingTimeInterval(arguments.timeout)) { !loaded }
+    let session = HostSession(options: .init(url: shared, dialect: nil), store: store, view: view)
+    let result = session.evaluate("""
+        (function () {
+          return new Promise(function (resolve) {
+            if (typeof window.__tcfapi !== 'function') { resolve({ error: 'no __tcfapi' }); return; }
+            window.__tcfapi('getTCData', 2, function (data, ok) {
+              // Give the page's own handshake (an asynchronous postMessage round trip) time to complete.
+              setTimeout(function () {
+                resolve({ ok: ok, tcString: data && data.tcString, pageSaw: window.__pageSawConsent || null });
+              }, 250);
+            });
+          });
+        })()
+        """)
+    var output: [String: JSONValue] = ["url": .string(shared.absoluteString)]
+    output["tcData"] = result ?? .null
+    output["pageResult"] = session.evaluate("window.__contentPageResult || null") ?? .null
+    printJSON(.object(output))
+    view.close()
+    return 0
+}
+
+@MainActor
+func checkCommand(_ arguments: Arguments) -> Int32 {
+    guard let url = arguments.url else { fail("check needs a URL\n\(usage)", code: 2) }
+    let state = FileManager.default.temporaryDirectory.appendingPathComponent("webcmp-check-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: state) }
+    guard let storage = try? KeyValueStorage.jsonFile(in: state) else { fail("cannot create a temporary state", code: 2) }
+    let store = ConsentStore(storage: storage)
+    var rows: [(String, Bool?, String)] = []
+
+    let first = runSession(arguments, url: url, store: store)
+    let events = first.log
+    func has(_ type: String) -> Bool { events.contains { $0["type"] == .string(type) } }
+    let ready = events.first { $0["type"] == .string("uiReady") }
+    rows.append(("ready message within \(Int(arguments.timeout)) s", ready != nil,
+                 ready.flatMap { $0["dialect"]?.stringValue }.map { "dialect: \($0)" } ?? "no ready message"))
+    let errors = events.filter { $0["type"] == .string("error") }
+    rows.append(("messages valid", errors.isEmpty, errors.isEmpty ? "no rejected messages"
+        : errors.compactMap { $0["code"]?.stringValue }.joined(separator: ", ")))
+    let saved = events.first { $0["type"] == .string("consentReady") }
+    if arguments.clicks.isEmpty {
+        rows.append(("save produces a decodable TC string", nil, "not checked (no --click given)"))
+    } else {
+        rows.append(("save produces a decodable TC string", saved != nil,
+                     saved?["tcString"]?.stringValue.map { String($0.prefix(40)) + "…" } ?? "no valid save"))
+    }
+    let tcfapi = first.evaluate("""
+        new Promise(function (r) { if (typeof __tcfapi !== 'function') { r(null); return; }
+          var t = setTimeout(function () { r(null); }, 1000); __tcfapi('ping', 2, function (p) { clearTimeout(t); r(p || null); }); })
+        """)
+    rows.append(("__tcfapi answers ping", (tcfapi ?? .null) != .null, (tcfapi ?? .null) == .null ? "absent" : "cmpId \(tcfapi?["cmpId"].map(JavaScriptLiteral.expression) ?? "?")"))
+    let gpp = first.evaluate("""
+        new Promise(function (r) { if (typeof __gpp !== 'function') { r(null); return; }
+          var t = setTimeout(function () { r(null); }, 1000); __gpp('ping', function (p) { clearTimeout(t); r(p || null); }); })
+        """)
+    rows.append(("__gpp answers ping", nil, (gpp ?? .null) == .null ? "absent (optional)" : "present"))
+    first.bridge.invalidate()
+    first.view.close()
+
+    if saved != nil {
+        var again = arguments
+        again.clicks = []
+        let second = runSession(again, url: url, store: store)
+        let restored = second.evaluate("""
+            new Promise(function (r) { if (typeof __tcfapi !== 'function') { r(null); return; }
+              setTimeout(function () { __tcfapi('getTCData', 2, function (d) { r(d ? d.tcString : null); }); }, 300); })
+            """)
+        let expected = saved?["tcString"]
+        let secondErrors = second.log.filter { $0["type"] == .string("error") }
+        let accepted = secondErrors.isEmpty && (restored == nil || restored == .null || restored == expected)
+        rows.append(("accepts the injected record", accepted,
+                     restored == expected ? "restored the stored TC string" : secondErrors.isEmpty ? "no errors on re-injection" : "errors on re-injection"))
+        second.bridge.invalidate()
+        second.view.close()
+    }
+    let keys = store.keysJSON().objectValue ?? [:]
+    rows.append(("IAB keys written", arguments.clicks.isEmpty ? nil : !keys.isEmpty, "\(keys.count) keys"))
+
+    let conforms = rows.allSatisfy { $0.1 != false }
+    let width = rows.map(\.0.count).max() ?? 0
+    print("Conformance of \(url.absoluteString)")
+    for (name, ok, detail) in rows {
+        let mark = ok.map { $0 ? "PASS" : "FAIL" } ?? "----"
+        print("  \(mark)  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(detail)")
+    }
+    if !keys.isEmpty {
+        print("IAB keys:")
+        for key in keys.keys.sorted() { print("  \(key) = \(JavaScriptLiteral.expression(keys[key]!))") }
+    }
+    print(conforms ? "Result: conforms" : "Result: does not conform")
+    return conforms ? 0 : 1
+}
+
+/// Evaluates JavaScript literals built by the core for random strings in WebKit's JavaScriptCore and checks that
+/// each value arrives unchanged (code point by code point). Prints `N passed, M failed`.
+@MainActor
+func escapingSelfTest(_ arguments: Arguments) -> Int32 {
+    let view = GTKWebView()
+    var loaded = false
+    view.eventHandler = { event in if case .didFinishLoading = event { loaded = true } }
+    view.load(URL(string: "about:blank")!)
+    GTKRuntime.run(until: Date().addingTimeInterval(10)) { !loaded }
+    var generator = SystemRandomNumberGenerator()
+    let tricky = ["\"", "'", "\\", "</script>", "<!--", "\u{2028}", "\u{2029}", "\0", "\n", "`", "${x}", "🏳️‍🌈", "\u{10FFFF}", "\u{FEFF}"]
+    var passed = 0
+    var failed = 0
+    let session = HostSession(options: .init(url: URL(string: "about:blank")!, dialect: nil), store: .inMemory(), view: view)
+    for index in 0..<arguments.count {
+        var string = ""
+        for _ in 0..<Int.random(in: 0...16, using: &generator) {
+            if Bool.random(using: &generator) { string += tricky.randomElement(using: &generator)! } else {
+                var value: UInt32
+                repeat { value = UInt32.random(in: 0...0x10FFFF, using: &generator) } while (0xD800...0xDFFF).contains(value)
+                string.unicodeScalars.append(Unicode.Scalar(value)!)
+            }
+        }
+        if index < tricky.count { string = tricky[index] }
+        let literal = JavaScriptLiteral.expression(.object(["s": .string(string)]))
+        let result = session.evaluate("Array.from((\(literal)).s).map(function (c) { return c.codePointAt(0); })")
+        let expected = JSONValue.array(string.unicodeScalars.map { .number(Double($0.value)) })
+        if result == expected { passed += 1 } else {
+            failed += 1
+            FileHandle.standardError.write(Data("mismatch for \(string.debugDescription)\n".utf8))
+        }
+    }
+    view.close()
+    print("escaping in JavaScriptCore: \(passed) passed, \(failed) failed")
+    return failed == 0 ? 0 : 1
+}
+
+let exitCode: Int32 = MainActor.assumeIsolated {
+    let arguments: Arguments
+    do {
+        arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
+    } catch {
+        if "\(error)" == "help" {
+            print(usage)
+            return 0
+        }
+        fail("\(error)\n\(usage)", code: 2)
+    }
+    guard GTKRuntime.initialize() else { fail("cannot open a display (run under xvfb-run -a)", code: 2) }
+    switch arguments.command {
+    case "run": return runCommand(arguments)
+    case "check": return checkCommand(arguments)
+    case "share": return shareCommand(arguments)
+    case "selftest-escaping": return escapingSelfTest(arguments)
+    default: fail("unknown command '\(arguments.command)'\n\(usage)", code: 2)
+    }
+}
+fflush(nil)
+exit(exitCode)

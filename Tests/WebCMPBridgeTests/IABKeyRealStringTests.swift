@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+@testable import WebCMPBridge
+
+/// Mapping of real TC/GPP strings (fixture `keys-real-strings.json`) through the public API and the decoder.
+@Suite struct IABKeyRealStringTests {
+    struct Fixture: Decodable {
+        var cases: [Case]
+    }
+
+    struct Case: Decodable, CustomTestStringConvertible {
+        var name: String
+        var source: String
+        var input: Input
+        var keys: [String: FixtureValue]
+        var testDescription: String { name }
+    }
+
+    struct Input: Decodable {
+        var tcString: String?
+        var gdprApplies: Bool?
+        var cmpSDKID: Int?
+        var cmpSDKVersion: Int?
+        var additionalConsent: String?
+        var gppString: String?
+        var gppApplicableSections: [Int]?
+        var usPrivacy: String?
+
+        var consent: InAppConsent {
+            InAppConsent(
+                tcString: tcString, gdprApplies: gdprApplies, cmpSDKID: cmpSDKID, cmpSDKVersion: cmpSDKVersion,
+                additionalConsent: additionalConsent, gppString: gppString,
+                gppApplicableSections: gppApplicableSections, usPrivacy: usPrivacy)
+        }
+
+        /// The `webcmp inspect --json` arguments for this input.
+        var inspectArguments: [String] {
+            var arguments = ["inspect", "--json"]
+            if let gdprApplies { arguments += ["--gdpr-applies", gdprApplies ? "1" : "0"] }
+            if let cmpSDKID { arguments += ["--cmp-sdk-id", String(cmpSDKID)] }
+            if let cmpSDKVersion { arguments += ["--cmp-sdk-version", String(cmpSDKVersion)] }
+            if let additionalConsent { arguments += ["--ac", additionalConsent] }
+            if let gppString { arguments += ["--gpp", gppString] }
+            if let gppApplicableSections {
+                arguments += ["--gpp-sid", gppApplicableSections.map(String.init).joined(separator: "_")]
+            }
+            if let usPrivacy { arguments += ["--usp", usPrivacy] }
+            if let tcString { arguments.append(tcString) }
+            return arguments
+        }
+    }
+
+    /// A fixture value: a JSON number is a Number key, a JSON string a String key.
+    struct FixtureValue: Decodable {
+        var value: IABValue
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let number = try? container.decode(Int.self) {
+                value = .int(number)
+            } else {
+                value = .string(try container.decode(String.self))
+            }
+        }
+    }
+
+    static let cases: [Case] = {
+        guard let url = Bundle.module.url(forResource: "Fixtures/keys-real-strings", withExtension: "json"),
+            let data = try? Data(contentsOf: url),
+            let fixture = try? JSONDecoder().decode(Fixture.self, from: data)
+        else { return [] }
+        return fixture.cases
+    }()
+
+    static func expected(_ fixture: Case) -> [IABKey: IABValue] {
+        Dictionary(uniqueKeysWithValues: fixture.keys.map { (IABKey(rawValue: $0.key), $0.value.value) })
+    }
+
+    @Test func fixtureLoads() {
+        #expect(Self.cases.count >= 10)
+    }
+
+    @Test(arguments: cases)
+    func mappingMatchesFixture(_ fixture: Case) throws {
+        let keys = try IABKeySet(mapping: fixture.input.consent)
+        let expected = Self.expected(fixture)
+        #expect(keys.values == expected)
+        for key in Set(keys.values.keys).symmetricDifference(expected.keys) {
+            Issue.record("key \(key) differs: got \(String(describing: keys[key])), expected \(String(describing: expected[key]))")
+        }
+    }
+
+    @Test(arguments: cases)
+    func inspectJSONMatchesFixture(_ fixture: Case) throws {
+        let result = try InspectTests.run(fixture.input.inspectArguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        let keys = try InspectTests.keys(fromJSON: result.stdout)
+        #expect(keys == Dictionary(uniqueKeysWithValues: Self.expected(fixture).map { ($0.key.rawValue, $0.value) }))
+        #expect(result.stdout.filter { $0 == "\n" }.count == 1)
+        // Members appear in byte order of the key names.
+        let sorted = keys.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let positions = sorted.compactMap { result.stdout.range(of: "\"\($0)\":")?.lowerBound }
+        #expect(positions.count == keys.count)
+        #expect(positions == positions.sorted())
+    }
+
+    @Test(arguments: cases)
+    func storeRoundTripOfRealKeys(_ fixture: Case) throws {
+        let store = ConsentStore.inMemory()
+        let keys = try IABKeySet(mapping: fixture.input.consent)
+        try store.apply(keys, record: ConsentRecord(tcString: fixture.input.tcString, savedAt: Date()))
+        #expect(store.iabKeys() == keys)
+    }
+}
+
+/// Validation of every input through the public mapping API (uses the codec's parsers).
+@Suite struct IABKeyValidationTests {
+    static let tc = "CQSbk4AQSbk4ANwAAAENAwCgAAAAAAAAAAYgACPAAAAA.IDKQA4AAgAKAGQAygAAA.YAAAAAAAAAAA"
+
+    @Test func additionalConsentIsValidatedAndNeedsATCString() throws {
+        for valid in ["1~1.35.41.101", "2~1.35.41.101~dv.9.21.81", "2~~dv.1.2", "2~1.2~dv."] {
+            let keys = try IABKeySet(mapping: InAppConsent(tcString: Self.tc, additionalConsent: valid))
+            #expect(keys[.additionalConsent] == .string(valid))
+        }
+        for invalid in ["3~1", "1~a.b", "2~1.2", "~", "2~1~dv.x", "1~0"] {
+            #expect(throws: IABMappingError.self, "\(invalid)") {
+                try IABKeySet(mapping: InAppConsent(tcString: Self.tc, additionalConsent: invalid))
+            }
+        }
+        #expect(try IABKeySet(mapping: InAppConsent(additionalConsent: "2~1~dv.")).values.isEmpty)
+    }
+
+    @Test func invalidTCStringThrowsTheDecoderError() {
+        for invalid in ["BOEFEAyOEFEAyAHABDENAI4AAAB9vABAASA", "C+++", "not a tc string", String(repeating: "C", count: 1 << 20)] {
+            #expect(throws: TCStringError.self) { try IABKeySet(mapping: InAppConsent(tcString: invalid)) }
+        }
+    }
+
+    @Test func invalidGPPStrings() {
+        let cases: [(String, (IABMappingError) -> Bool)] = [
+            ("XYZ~1YNN", { if case .invalidGPPString = $0 { true } else { false } }),
+            ("DBABTA~1YNN~1YNN", { if case .invalidGPPString = $0 { true } else { false } }),
+            ("DBABTA~1ZZZ", { $0 == .invalidGPPSection(id: 6, reason: "not a US Privacy string (1 followed by three of Y, N, -)") }),
+            ("DBABTA~1<NN", { if case .invalidGPPSection(id: 6, _) = $0 { true } else { false } }),
+            ("DBABM~CPXx", { if case .invalidGPPTCFSection = $0 { true } else { false } }),
+        ]
+        for (gpp, matches) in cases {
+            do {
+                _ = try IABKeySet(mapping: InAppConsent(tcString: Self.tc, gppString: gpp))
+                Issue.record("\(gpp) was accepted")
+            } catch let error as IABMappingError {
+                #expect(matches(error), "\(gpp): \(error)")
+            } catch {
+                Issue.record("\(gpp): unexpected error \(error)")
+            }
+        }
+    }
+
+    @Test func gppTCFSectionDifferentFromTheTCStringIsMirroredFromItsOwnString() throws {
+        let section = "CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA"
+        let keys = try IABKeySet(mapping: InAppConsent(tcString: Self.tc, gppString: "DBABM~" + section))
+        #expect(keys[.tcString] == .string(Self.tc))
+        #expect(keys["IABGPP_2_TCString"] == .string(section))
+        // One CMP SDK per app: the mirror takes the SDK id from the TC string (880), not from the section (31).
+        #expect(keys["IABGPP_TCFEU2_CmpSdkID"] == .int(880))
+        #expect(keys[.cmpSdkID] == .int(880))
+        let gppOnly = try IABKeySet(mapping: InAppConsent(gppString: "DBABM~" + section))
+        #expect(gppOnly["IABGPP_TCFEU2_CmpSdkID"] == .int(31))
+        #expect(gppOnly[.cmpSdkID] == nil)
+        #expect(keys["IABGPP_TCFEU2_PublisherCC"] == .string("DE"))
+        #expect(keys[.gppSID] == .string("2"))
+    }
+}
