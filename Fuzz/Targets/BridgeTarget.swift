@@ -38,7 +38,8 @@ private let validStrings: [String] = {
 }()
 
 func fuzzBridge(_ bytes: UnsafeRawBufferPointer) {
-    MainActor.assumeIsolated { runBridgeSequence(Array(bytes)) }
+    let operations = Array(bytes)
+    MainActor.assumeIsolated { runBridgeSequence(operations) }
 }
 
 @MainActor
