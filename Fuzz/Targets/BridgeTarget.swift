@@ -38,7 +38,8 @@ private let validStrings: [String] = {
 }()
 
 func fuzzBridge(_ bytes: UnsafeRawBufferPointer) {
-    MainActor.assumeIsolated { runBridgeSequence(Array(bytes)) }
+    let operations = Array(bytes)
+    MainActor.assumeIsolated { runBridgeSequence(operations) }
 }
 
 @MainActor
@@ -87,7 +88,8 @@ private func runBridgeSequence(_ ops: [UInt8]) {
             let (handler, body) = save(validStrings[argument % validStrings.count], handler: argument / 3)
             post(handler, body, origin: "https://evil.example")
         case 4:
-            let garbage = String(decoding: ops[index..<min(ops.count, index + argument)], as: UTF8.self)
+            let start = min(index, ops.count)
+            let garbage = String(decoding: ops[start..<min(ops.count, start + argument)], as: UTF8.self)
             let (handler, body) = save(garbage, handler: argument)
             post(handler, body)
             post(handler, garbage)

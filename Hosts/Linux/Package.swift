@@ -28,7 +28,7 @@ let package = Package(
         .testTarget(
             name: "WebCMPHostTests",
             dependencies: [.product(name: "WebCMPBridge", package: "WebCMPBridge")],
-            resources: [.copy("Pages")]
+            exclude: ["Pages"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -2,48 +2,112 @@ import Foundation
 import Testing
 @testable import WebCMPBridge
 
-/// Records survive the stored form (`StoredRecord`: `nonTCFData` as JSON text read by the package's parser).
+/// How the bridge's own record is stored: JSON text, non-TCF data under its own key, the launch-time read path.
 @Suite struct ConsentStoreRecordTests {
-    static let records: [ConsentRecord] = [
-        ConsentRecord(savedAt: Date(timeIntervalSinceReferenceDate: 0)),
-        ConsentRecord(
-            tcString: "CQSbk4AQSbk4ANwAAAENAwCgAAAAAAAAAAYgACPAAAAA", additionalConsent: "2~1~dv.", gppString: "DBABTA~1YN-",
-            usPrivacy: "1YN-", expirationDate: Date(timeIntervalSince1970: 1_800_000_000.123_456),
-            crossDomainUserID: "ü-\u{0}-\"quoted\"", configVersion: "", savedAt: Date(timeIntervalSince1970: 1_763_800_000.5)),
-        ConsentRecord(
-            nonTCFData: .object([
-                "a": .array([.number(1), .number(-2.5), .number(1e300), .number(Double.leastNonzeroMagnitude), .bool(true), .bool(false), .null]),
-                "nested": .object(["x": .string("y\u{2028}\u{1F600}\\/"), "empty": .object([:]), "list": .array([])]),
-                "__proto__": .number(0), "": .number(1),
-            ]),
-            savedAt: Date(timeIntervalSince1970: -12_345.678)),
-        ConsentRecord(nonTCFData: .string("text"), savedAt: Date()),
-        ConsentRecord(nonTCFData: .number(42), savedAt: Date()),
-        ConsentRecord(nonTCFData: .null, savedAt: Date()),
-        ConsentRecord(nonTCFData: .array(Array(repeating: .object(["k": .string("v")]), count: 2_000)), savedAt: Date()),
-    ]
+    typealias Backend = ConsentStoreTests.Backend
 
-    @Test(arguments: records)
-    func recordRoundTrip(_ record: ConsentRecord) throws {
-        let store = ConsentStore.inMemory()
-        try store.apply(IABKeySet(), record: record)
-        #expect(store.record() == record)
+    static let nested: JSONValue = .object([
+        "version": .number(3),
+        "consents": .array((1...20).map { id in
+            .object(["id": .number(Double(id)), "name": .string("Purpose \(id) \"ü\" <b>"), "ok": .bool(id % 2 == 0)])
+        }),
+        "__proto__": .object(["x": .null]),
+        "fraction": .number(-0.125),
+        "big": .number(9_007_199_254_740_991),
+    ])
+
+    static func record(_ data: JSONValue?) -> ConsentRecord {
+        ConsentRecord(tcString: "CQ-x", nonTCFData: data, gppString: "DBABTA~1YNN", usPrivacy: "1YNN",
+                      expirationDate: Date(timeIntervalSince1970: 1_900_000_000.5), crossDomainUserID: "cd",
+                      configVersion: "12", savedAt: Date(timeIntervalSince1970: 1_750_000_000.75))
     }
 
-    @Test func deeplyNestedDataStillReadsBack() throws {
-        var value = JSONValue.string("leaf")
-        for _ in 0..<300 { value = .array([value]) }
-        let record = ConsentRecord(nonTCFData: value, savedAt: Date())
-        let store = ConsentStore.inMemory()
-        try store.apply(IABKeySet(), record: record)
-        #expect(store.record() == record)
+    @Test(arguments: Backend.allCases)
+    func nonTCFDataRoundTripsAndCanBeSkipped(_ backend: Backend) throws {
+        try ConsentStoreTests.withStore(backend) { store in
+            try store.apply(IABKeySet(), record: Self.record(Self.nested))
+            #expect(store.record() == Self.record(Self.nested))
+            #expect(store.record(includingNonTCFData: false) == Self.record(nil))
+            #expect(store.savedAt() == Self.record(nil).savedAt)
+            // A record without non-TCF data removes the old data.
+            try store.apply(IABKeySet(), record: Self.record(nil))
+            #expect(store.record() == Self.record(nil))
+            #expect(store.storage.load([ConsentStore.nonTCFDataKey]).isEmpty)
+        }
     }
 
-    @Test func unreadableNonTCFDataGivesNoRecord() throws {
-        let store = ConsentStore.inMemory()
-        try store.storage.write([ConsentStore.recordKey: .string(#"{"savedAt": 1, "nonTCFData": "{oops"}"#)], [])
-        #expect(store.record() == nil)
-        try store.storage.write([ConsentStore.recordKey: .string(#"{"savedAt": 1, "nonTCFData": "[1]"}"#)], [])
-        #expect(store.record()?.nonTCFData == .array([.number(1)]))
+    @Test(arguments: Backend.allCases)
+    func unstorableNonTCFDataIsRefusedBeforeWriting(_ backend: Backend) throws {
+        try ConsentStoreTests.withStore(backend) { store in
+            try store.apply(IABKeySet([.tcString: .string("CQ-x")]), record: Self.record(Self.nested))
+            var deep = JSONValue.null
+            for _ in 0..<300 { deep = .array([deep]) }
+            for data in [deep, .object(["n": .number(.infinity)])] {
+                #expect(throws: ConsentStoreError.self) {
+                    try store.apply(IABKeySet([.tcString: .string("CQ-y")]), record: Self.record(data))
+                }
+            }
+            #expect(store.record() == Self.record(Self.nested))
+            #expect(store.iabKeys() == IABKeySet([.tcString: .string("CQ-x")]))
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func corruptNonTCFDataFailsOnlyTheFullRead(_ backend: Backend) throws {
+        try ConsentStoreTests.withStore(backend) { store in
+            try store.apply(IABKeySet(), record: Self.record(Self.nested))
+            try store.storage.write([ConsentStore.nonTCFDataKey: .string("{\"unterminated\": [")], [])
+            #expect(store.record() == nil)
+            #expect(store.record(includingNonTCFData: false) == Self.record(nil))
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func clearAllRemovesTheWholeNamespace(_ backend: Backend) throws {
+        try ConsentStoreTests.withStore(backend) { store in
+            try store.storage.write(["WebCMPBridge.other": .int(1)], [])
+            try store.apply(IABKeySet([.usPrivacyString: .string("1YNN")]), record: Self.record(Self.nested))
+            store.clearAll()
+            #expect(store.storage.keys(["WebCMPBridge.", "IAB"]) == ["WebCMPBridge.other"])
+            #expect(store.record() == nil)
+            #expect(store.savedAt() == nil)
+        }
+    }
+
+    @Test func userDefaultsHoldsTheRecordAsJSONText() throws {
+        let suite = "WebCMPBridgeTests." + UUID().uuidString
+        defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
+        try ConsentStore.userDefaults(suiteName: suite).apply(IABKeySet(), record: Self.record(Self.nested))
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        let text = try #require(defaults.object(forKey: ConsentStore.recordKey) as? String)
+        #expect(text.contains("\"tcString\":\"CQ-x\""))
+        let data = try #require(defaults.object(forKey: ConsentStore.nonTCFDataKey) as? String)
+        #expect(try JSONValue(parsing: data) == Self.nested)
+        #expect(defaults.object(forKey: ConsentStore.savedAtKey) as? Double == Self.record(nil).savedAt
+            .timeIntervalSinceReferenceDate)
+    }
+
+    @Test func oneStorageIsSafeToUseFromManyTasks() async throws {
+        let suite = "WebCMPBridgeTests." + UUID().uuidString
+        defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
+        let store = ConsentStore.userDefaults(suiteName: suite)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<16 {
+                group.addTask {
+                    var record = Self.record(.number(Double(index)))
+                    record.configVersion = String(index)
+                    try store.apply(IABKeySet([.cmpSdkID: .int(index)]), record: record)
+                    _ = store.record()
+                    _ = store.iabKeys()
+                }
+            }
+            try await group.waitForAll()
+        }
+        // Whichever write came last, the stored state is one complete apply, never a mix.
+        let stored = try #require(store.record())
+        let version = try #require(stored.configVersion)
+        let index = try #require(Int(version))
+        #expect(stored.nonTCFData == .number(Double(index)))
+        #expect(store.iabKeys() == IABKeySet([.cmpSdkID: .int(index)]))
     }
 }

@@ -91,7 +91,7 @@ public final class ConsentBridge {
     public nonisolated static func needsConsentUI(
         store: ConsentStore, expiry: ConsentExpiryPolicy = ConsentExpiryPolicy(), now: Date = Date()
     ) -> ConsentRenewalReason? {
-        expiry.renewalReason(for: store.record(), now: now)
+        expiry.renewalReason(for: store.record(includingNonTCFData: false), now: now)
     }
 
     /// A new stream of this bridge's events from now on. It finishes when the bridge is invalidated.

@@ -25,6 +25,17 @@ public enum SecurityOrigin {
         return self.origin(of: url)
     }
 
+    /// The origin string for a platform's origin parts (`WKSecurityOrigin`'s `protocol`, `host`, `port`, where port 0
+    /// means the scheme's default). The result is normalised like ``origin(of:)``.
+    public static func origin(protocol scheme: String, host: String, port: Int) -> String {
+        let scheme = scheme.lowercased()
+        if scheme == "file" { return "file://" }
+        let lowered = host.lowercased()
+        let hostPart = lowered.contains(":") && !lowered.hasPrefix("[") ? "[\(lowered)]" : lowered
+        if port != 0, port != defaultPort(for: scheme) { return "\(scheme)://\(hostPart):\(port)" }
+        return "\(scheme)://\(hostPart)"
+    }
+
     /// Whether `origin` is one of `allowed` (after normalisation of both).
     public static func isAllowed(_ origin: String, in allowed: Set<String>) -> Bool {
         guard let normalized = normalize(origin) else { return false }

@@ -24,6 +24,11 @@ public enum ConsentSharing {
     /// A stable marker contained in every script this type builds, so platform adapters can find and replace them.
     public static let scriptMarker = "/* webcmpbridge-sharing */"
 
+    /// Whether `source` is a script built by this type (platform adapters replace those and keep every other script).
+    public static func isSharingScript(_ source: String) -> Bool {
+        source.hasPrefix(scriptMarker)
+    }
+
     /// The user script to add to a content web view (document start, all frames: ad tags often live in iframes).
     public static func userScript(record: ConsentRecord?, keys: IABKeySet) -> UserScript {
         UserScript(source: installSource(state: state(record: record, keys: keys)), injectionTime: .documentStart,

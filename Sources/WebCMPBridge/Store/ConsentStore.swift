@@ -6,10 +6,9 @@ import Foundation
 ///   storage only when all of it is valid; then it writes the new keys and removes every stale key of the families
 ///   this package owns (`IABTCF_*`, `IABGPP_*`, `IABUSPrivacy_String`), such as an `IABTCF_PublisherRestrictions7`
 ///   left by an older string. Keys of other families are never touched.
-/// - The record is stored as a JSON string (see `StoredRecord`) under ``recordKey``, and its save time separately under ``savedAtKey`` so
-///   that the launch-time question "is consent stored, and since when" (``savedAt()``) is a single key read. (A JSON
-///   string rather than `Data`: swift-corelibs-foundation reads a `Data` value from `UserDefaults` about 25 times
-///   slower than a string, which would break the launch-time budget.)
+/// - The record is stored as JSON text (a `String`) under ``recordKey``, its non-TCF data under ``nonTCFDataKey``,
+///   and its save time under ``savedAtKey``, so that the launch-time question "is consent stored, and since when"
+///   (``savedAt()``) is a single key read, and ``record(includingNonTCFData:)`` can skip the page-defined data.
 ///
 /// Spec: TCF CMP API v2.2 "In-App Details" and GPP CMP API v1.1 "In-App Details" (where the keys live; a publisher
 /// removing a CMP must clear "all `IABTCF_*` / `IABGPP_*` vestigial values", which ``clearAll()`` does).
@@ -22,7 +21,14 @@ public struct ConsentStore: Sendable {
     /// The key of the record's save time (`Double`, seconds since the reference date, as `Date` stores it).
     public static let savedAtKey = "WebCMPBridge.savedAt"
 
-    /// The most bytes of keys, values and record that one `apply` writes (1 MiB).
+    /// The key of the record's non-TCF data (JSON text), kept apart from ``recordKey`` so that launch-time reads
+    /// skip it (see ``record(includingNonTCFData:)``).
+    public static let nonTCFDataKey = "WebCMPBridge.nonTCFData.v1"
+
+    /// Every key of the package's own namespace.
+    static let ownKeys = [recordKey, savedAtKey, nonTCFDataKey]
+
+    /// The most bytes of keys, values and record that one ``apply(_:record:)`` writes (1 MiB).
     public static let maximumTotalSize = 1 << 20
 
     /// The key prefixes of the IAB families the store owns (`IABUSPrivacy_String` is matched exactly).
@@ -48,6 +54,8 @@ public struct ConsentStore: Sendable {
     /// Fails without touching storage when a key is foreign, a value has the wrong type or content, the record cannot
     /// be encoded, or everything together exceeds ``maximumTotalSize``.
     public func apply(_ keys: IABKeySet, record: ConsentRecord?) throws(ConsentStoreError) {
+        ConsentStore.lock.lock()
+        defer { ConsentStore.lock.unlock() }
         var set: [String: KeyValueStorage.Value] = [:]
         set.reserveCapacity(keys.values.count + 2)
         var size = 0
@@ -65,21 +73,28 @@ public struct ConsentStore: Sendable {
         if let record {
             let data: Data
             do {
-                data = try ConsentStore.encoder.encode(StoredRecord(record, encoder: ConsentStore.encoder))
+                data = try ConsentStore.encoder.encode(StoredConsentRecord(record))
             } catch {
                 throw .recordNotEncodable(reason: String(describing: error))
             }
+            // JSON text, not `Data`: swift-corelibs-foundation's `UserDefaults` returns `Data` by copying it byte by
+            // byte (~100 µs for a 500-byte record), a string in a few µs; Apple platforms read both quickly.
             set[ConsentStore.recordKey] = .string(String(decoding: data, as: UTF8.self))
             size += data.count
             set[ConsentStore.savedAtKey] = .double(record.savedAt.timeIntervalSinceReferenceDate)
+            if let nonTCFData = record.nonTCFData {
+                let json = try StoredConsentRecord.encodeNonTCFData(nonTCFData)
+                set[ConsentStore.nonTCFDataKey] = .string(json)
+                size += json.utf8.count
+            } else {
+                remove.append(ConsentStore.nonTCFDataKey)
+            }
         } else {
-            remove = [ConsentStore.recordKey, ConsentStore.savedAtKey]
+            remove = ConsentStore.ownKeys
         }
         guard size <= ConsentStore.maximumTotalSize else {
             throw .tooLarge(bytes: size, limit: ConsentStore.maximumTotalSize)
         }
-        ConsentStore.writeLock.lock()
-        defer { ConsentStore.writeLock.unlock() }
         for key in storedIABKeys() where keys.values[key] == nil {
             remove.append(key.rawValue)
         }
@@ -101,14 +116,22 @@ public struct ConsentStore: Sendable {
     }
 
     /// The stored record, or `nil` when there is none or the stored data cannot be decoded.
-    public func record() -> ConsentRecord? {
-        let data: Data
-        switch storage.load([ConsentStore.recordKey])[ConsentStore.recordKey] {
-        case .string(let json)?: data = Data(json.utf8)
-        case .data(let json)?: data = json
-        default: return nil
+    ///
+    /// - Parameter includingNonTCFData: `false` skips reading the CMP's non-TCF data (``ConsentRecord/nonTCFData`` is
+    ///   then `nil`): enough for launch-time decisions such as ``ConsentExpiryPolicy``, and faster when the data is
+    ///   large.
+    public func record(includingNonTCFData: Bool = true) -> ConsentRecord? {
+        let keys = includingNonTCFData ? [ConsentStore.recordKey, ConsentStore.nonTCFDataKey] : [ConsentStore.recordKey]
+        let stored = ConsentStore.locked { storage.load(keys) }
+        guard case .string(let text)? = stored[ConsentStore.recordKey],
+            let fields = try? ConsentStore.decoder.decode(StoredConsentRecord.self, from: Data(text.utf8))
+        else { return nil }
+        var nonTCFData: JSONValue?
+        if includingNonTCFData, case .string(let json)? = stored[ConsentStore.nonTCFDataKey] {
+            guard let parsed = StoredConsentRecord.parseNonTCFData(json) else { return nil }
+            nonTCFData = parsed
         }
-        return (try? ConsentStore.decoder.decode(StoredRecord.self, from: data))?.record(decoder: ConsentStore.decoder)
+        return fields.record(nonTCFData: nonTCFData)
     }
 
     /// When the stored consent was saved, or `nil` when none is stored. One key read: meant for app launch.
@@ -124,20 +147,26 @@ public struct ConsentStore: Sendable {
     /// Does not throw: the only possible failure is a `UserDefaults` suite that cannot be opened, and then nothing
     /// can have been written to it either.
     public func clearAll() {
-        ConsentStore.writeLock.lock()
-        defer { ConsentStore.writeLock.unlock() }
-        let remove = storedIABKeys().map(\.rawValue) + [ConsentStore.recordKey, ConsentStore.savedAtKey]
-        try? storage.write([:], remove)
+        ConsentStore.locked {
+            _ = try? storage.write([:], storedIABKeys().map(\.rawValue) + ConsentStore.ownKeys)
+        }
+    }
+
+    /// Serialises writes and multi-key reads of all stores in the process, so that concurrent ``apply(_:record:)``
+    /// calls never leave a mix of two key sets (stale-key removal reads, then writes) and ``record()`` never pairs
+    /// one apply's record with another's non-TCF data. Uncontended, it costs well under a microsecond.
+    private static let lock = NSLock()
+
+    private static func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
     }
 
     /// The stored keys of the owned IAB families.
     private func storedIABKeys() -> [IABKey] {
         storage.keys(ConsentStore.iabPrefixes).map(IABKey.init(rawValue:)).filter(\.isOwnedIABKey)
     }
-
-    /// Serialises `apply` and `clearAll` in this process, so that one call's stale-key scan cannot remove the keys
-    /// another call has just written.
-    private static let writeLock = NSLock()
 
     private static let encoder = JSONEncoder()
     private static let decoder = JSONDecoder()

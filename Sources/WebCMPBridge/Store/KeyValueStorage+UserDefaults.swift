@@ -4,16 +4,18 @@ extension KeyValueStorage {
     /// Storage in `UserDefaults`: `UserDefaults.standard` when `suiteName` is `nil` (where IAB vendors read the keys,
     /// per TCF CMP API v2.2 "In-App Details"), otherwise the named suite.
     ///
-    /// `UserDefaults` is not `Sendable` (swift-corelibs-foundation marks it unavailable), so the closures capture only
-    /// the suite name and open the defaults on each call. Instances of one suite share Foundation's per-domain cache,
-    /// so this costs a few microseconds and every instance sees the others' writes at once.
+    /// The defaults are opened once, when the storage is created, and shared by its closures: re-opening a suite on
+    /// every call costs several µs on Linux, a large part of the launch-time read budget.
     /// When the suite cannot be opened (`UserDefaults(suiteName:)` returns `nil`, e.g. for `NSGlobalDomain`), reads
     /// return nothing and writes throw ``ConsentStoreError/storageUnavailable(suiteName:)``.
     public static func userDefaults(suiteName: String? = nil) -> KeyValueStorage {
-        @Sendable func open() -> UserDefaults? {
-            guard let suiteName else { return UserDefaults.standard }
-            return UserDefaults(suiteName: suiteName)
+        let shared: SharedUserDefaults
+        if let suiteName {
+            shared = SharedUserDefaults(UserDefaults(suiteName: suiteName))
+        } else {
+            shared = SharedUserDefaults(UserDefaults.standard)
         }
+        @Sendable func open() -> UserDefaults? { shared.defaults }
         return KeyValueStorage(
             load: { keys in
                 guard let defaults = open() else { return [:] }
@@ -68,4 +70,15 @@ extension KeyValueStorage.Value {
         default: return nil
         }
     }
+}
+
+/// Holds the `UserDefaults` instance the storage closures share.
+///
+/// `@unchecked Sendable` is sound: the box itself is immutable, and `UserDefaults` is documented thread-safe by Apple
+/// ("The UserDefaults class is thread-safe"); swift-corelibs-foundation keeps its state in CFPreferences, which
+/// serialises access with locks. The type is only not annotated `Sendable` in the SDKs.
+private final class SharedUserDefaults: @unchecked Sendable {
+    let defaults: UserDefaults?
+
+    init(_ defaults: UserDefaults?) { self.defaults = defaults }
 }

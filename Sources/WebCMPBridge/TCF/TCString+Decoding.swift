@@ -22,7 +22,9 @@ extension TCString {
         var bytes: [UInt8] = []
         var segmentIndex = 0
         var characterOffset = 0
-        for segment in string.split(separator: ".", omittingEmptySubsequences: false) {
+        // Split on UTF-8 bytes: splitting on Characters costs more than the whole decode.
+        for utf8Segment in string.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false) {
+            let segment = Substring(utf8Segment)
             defer {
                 segmentIndex += 1
                 characterOffset += segment.count + 1

@@ -13,7 +13,7 @@ import WebCMPBridge
 ///    whose `postMessage` dispatches a private DOM event (the name carries a per-view random nonce) on the top
 ///    document, synchronously, so order is preserved;
 /// 3. installs, in the isolated world of the **main frame only**, a relay that listens for that event and posts
-///    `name + "\n" + location.origin + "\n" + JSON.stringify(body)` to the native handler.
+///    `name + "\n" + location.origin + "\n" + JSON text of the body` to the native handler.
 /// A cross-origin iframe has no `window.webkit` and cannot reach the top document, so it cannot post at all; every
 /// message that arrives is from the main frame and is tagged with its real origin, which the core's origin policy then
 /// checks. Cost: a CMP that posts from inside an iframe does not reach the app on Linux (on Apple platforms it is
@@ -145,14 +145,21 @@ public final class GTKWebView: CMPWebView {
     private var shimSource: String {
         let names = JavaScriptLiteral.expression(.array(handlerNames.map(JSONValue.string)))
         let event = JavaScriptLiteral.string(eventName)
+        // The body is serialised here, in the page's world, with the JSON.stringify the page had when the shim was
+        // installed (before any page script): only a string crosses into the relay's world, so nothing is lost to
+        // structured cloning, and a body with no JSON form (a function, a cycle) arrives as an empty text, which the
+        // core reports as an invalid message instead of it being dropped silently.
         return """
             (function () {
               var names = \(names), eventName = \(event), handlers = {};
               var dispatch = document.dispatchEvent.bind(document);
+              var stringify = JSON.stringify;
               var Custom = CustomEvent;
               names.forEach(function (name) {
                 handlers[name] = Object.freeze({ postMessage: function (body) {
-                  dispatch(new Custom(eventName, { detail: { name: name, body: body } }));
+                  var text;
+                  try { text = stringify(body); } catch (e) { text = ''; }
+                  dispatch(new Custom(eventName, { detail: name + '\\n' + (typeof text === 'string' ? text : '') }));
                 } });
               });
               var webkit = Object.freeze({ messageHandlers: Object.freeze(handlers) });
@@ -167,12 +174,11 @@ public final class GTKWebView: CMPWebView {
             (function () {
               document.addEventListener(\(event), function (event) {
                 var detail = event.detail;
-                if (!detail || typeof detail.name !== 'string') { return; }
-                var handler = window.webkit && window.webkit.messageHandlers[detail.name];
+                if (typeof detail !== 'string') { return; }
+                var newline = detail.indexOf('\\n');
+                var handler = newline > 0 && window.webkit && window.webkit.messageHandlers[detail.slice(0, newline)];
                 if (!handler) { return; }
-                var text;
-                try { text = JSON.stringify(detail.body); } catch (e) { text = ''; }
-                handler.postMessage(detail.name + '\\n' + location.origin + '\\n' + (text === undefined ? '' : text));
+                handler.postMessage(detail.slice(0, newline) + '\\n' + location.origin + detail.slice(newline));
               });
             })();
             """

@@ -4,14 +4,15 @@ import WebCMPHostGTK
 
 let usage = """
     usage: webcmp-host run URL [--dialect gravito|onesecondbefore|tcf|auto] [--click ID ...] [--state DIR]
-                               [--timeout S] [--allow-origin ORIGIN ...] [--json]
+                               [--timeout S] [--allow-origin ORIGIN ...] [--eval EXPRESSION ...] [--json]
            webcmp-host check URL [--dialect …] [--click ID ...] [--timeout S]
            webcmp-host share URL --state DIR [--json]
            webcmp-host selftest-escaping [--count N]
 
     run    loads a hosted CMP page in real WebKit (WebKitGTK) through the WebCMPBridge bridge, clicks the given
            element ids in order once the page is ready, and prints the event log and the stored IAB keys.
-           --json prints exactly one JSON object {"events": [...], "keys": {...}}.
+           --json prints exactly one JSON object {"events": [...], "keys": {...}}; with --eval, also "eval": the
+           values of the given JavaScript expressions in the page at the end of the run.
     check  a conformance report for a hosted CMP page; exit 0 when it conforms, 1 when not, 2 for usage errors.
     share  loads a content page with the stored consent shared into it (_sp_pass_consent=true, native-backed
            __tcfapi/__gpp) and prints what the page's own __tcfapi('getTCData') returns.
@@ -30,6 +31,7 @@ struct Arguments {
     var json = false
     var count = 300
     var origins: Set<String> = []
+    var evaluations: [String] = []
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -49,6 +51,7 @@ struct Arguments {
                     dialect = parsed
                 }
             case "--click": clicks.append(try value(argument))
+            case "--eval": evaluations.append(try value(argument))
             case "--state": state = URL(fileURLWithPath: try value(argument), isDirectory: true)
             case "--allow-origin": origins.insert(try value(argument))
             case "--timeout":
@@ -115,9 +118,12 @@ func runCommand(_ arguments: Arguments) -> Int32 {
     guard let url = arguments.url else { fail("run needs a URL\n\(usage)", code: 2) }
     let store = makeStore(arguments)
     let session = runSession(arguments, url: url, store: store)
+    let evaluated = arguments.evaluations.map { session.evaluate($0) ?? .null }
     session.bridge.invalidate()
     if arguments.json {
-        printJSON(.object(["events": .array(session.log), "keys": store.keysJSON()]))
+        var output: [String: JSONValue] = ["events": .array(session.log), "keys": store.keysJSON()]
+        if !evaluated.isEmpty { output["eval"] = .array(evaluated) }
+        printJSON(.object(output))
     } else {
         print("Events:")
         for event in session.log { print("  " + JavaScriptLiteral.expression(event)) }
@@ -147,7 +153,10 @@ func shareCommand(_ arguments: Arguments) -> Int32 {
           return new Promise(function (resolve) {
             if (typeof window.__tcfapi !== 'function') { resolve({ error: 'no __tcfapi' }); return; }
             window.__tcfapi('getTCData', 2, function (data, ok) {
-              resolve({ ok: ok, tcString: data && data.tcString, pageSaw: window.__pageSawConsent || null });
+              // Give the page's own handshake (an asynchronous postMessage round trip) time to complete.
+              setTimeout(function () {
+                resolve({ ok: ok, tcString: data && data.tcString, pageSaw: window.__pageSawConsent || null });
+              }, 250);
             });
           });
         })()

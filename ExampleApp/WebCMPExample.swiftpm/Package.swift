@@ -1,0 +1,35 @@
+// swift-tools-version: 5.9
+// An iOS app package (Xcode "App Playground" format): open this folder in Xcode 15 or later, pick an iOS simulator,
+// and run. It uses the WebCMPBridge package from this repository by local path.
+import AppleProductTypes
+import PackageDescription
+
+let package = Package(
+    name: "WebCMPExample",
+    platforms: [.iOS("16.0")],
+    products: [
+        .iOSApplication(
+            name: "WebCMPExample",
+            targets: ["AppModule"],
+            bundleIdentifier: "com.example.webcmpbridge.example",
+            teamIdentifier: "",
+            displayVersion: "1.0",
+            bundleVersion: "1",
+            appIcon: .placeholder(icon: .checkmark),
+            accentColor: .presetColor(.blue),
+            supportedDeviceFamilies: [.pad, .phone],
+            supportedInterfaceOrientations: [.portrait, .landscapeRight, .landscapeLeft],
+            appCategory: .news
+        ),
+    ],
+    dependencies: [
+        .package(path: "../.."),
+    ],
+    targets: [
+        .executableTarget(
+            name: "AppModule",
+            dependencies: [.product(name: "WebCMPBridgeUI", package: "WebCMPBridge")],
+            path: "Sources"
+        ),
+    ]
+)

@@ -1,0 +1,79 @@
+import SwiftUI
+import WebKit
+import WebCMPBridgeUI
+
+struct ContentView: View {
+    @EnvironmentObject private var consent: ConsentModel
+    @State private var bridge: ConsentBridge?
+
+    var body: some View {
+        NavigationStack {
+            List {
+                Section("Consent") {
+                    Button("Privacy settings") { present() }
+                    Text(consent.lastEvent.isEmpty ? "No event yet" : consent.lastEvent)
+                        .font(.footnote).foregroundStyle(.secondary)
+                }
+                Section("Content") {
+                    NavigationLink("Article (content web view)") {
+                        ArticleView(store: consent.store)
+                    }
+                }
+                Section("Debug") {
+                    NavigationLink("Stored IAB keys (\(consent.keys.count))") { KeysView() }
+                    TextField("CMP URL", text: consent.$cmpURL)
+                        .textInputAutocapitalization(.never).autocorrectionDisabled()
+                        .font(.footnote.monospaced())
+                }
+            }
+            .navigationTitle("WebCMPBridge")
+        }
+        .onAppear { if consent.isPresented { present() } }
+        .consentPrompt(bridge: bridge ?? consent.makeBridge(), isPresented: $consent.isPresented) { event in
+            consent.handle(event)
+        }
+    }
+
+    private func present() {
+        bridge = consent.makeBridge()
+        consent.isPresented = true
+    }
+}
+
+struct KeysView: View {
+    @EnvironmentObject private var consent: ConsentModel
+
+    var body: some View {
+        List(consent.keys, id: \.0) { key, value in
+            VStack(alignment: .leading) {
+                Text(key).font(.footnote.bold())
+                Text(value).font(.footnote.monospaced()).lineLimit(3)
+            }
+        }
+        .navigationTitle("IABTCF_* / IABGPP_*")
+        .onAppear { consent.refreshKeys() }
+    }
+}
+
+/// A content web view that receives the stored consent (`_sp_pass_consent=true` and a native-backed `__tcfapi`).
+struct ArticleView: UIViewRepresentable {
+    let store: ConsentStore
+
+    func makeUIView(context: Context) -> WKWebView {
+        let webView = WKWebView()
+        let html = """
+            <meta name=viewport content="width=device-width">
+            <h1>Article</h1><p id=consent>Reading consent…</p>
+            <script>
+              __tcfapi('getTCData', 2, function (data, ok) {
+                document.getElementById('consent').textContent = ok ? 'TC string from the app: ' + data.tcString : 'no consent stored';
+              });
+            </script>
+            """
+        webView.preloadConsent(from: store)
+        webView.loadHTMLString(html, baseURL: URLRewriting.passingConsent(URL(string: "https://news.example/article")!))
+        return webView
+    }
+
+    func updateUIView(_ webView: WKWebView, context: Context) {}
+}

@@ -1,0 +1,48 @@
+import SwiftUI
+import WebCMPBridgeUI
+
+@main
+struct ExampleApp: App {
+    @StateObject private var consent = ConsentModel()
+
+    var body: some Scene {
+        WindowGroup {
+            ContentView()
+                .environmentObject(consent)
+        }
+    }
+}
+
+/// Owns the bridge configuration and the store; decides, at launch, whether to show the CMP (no web view needed).
+@MainActor
+final class ConsentModel: ObservableObject {
+    /// The hosted CMP page. Default: SampleHost served from the Mac
+    /// (`python3 -m http.server 8000 --directory SampleHost` in the repository), reachable from the simulator.
+    @AppStorage("cmpURL") var cmpURL = "http://localhost:8000/index.html?platform=ios&dialect=gravito"
+    @Published var isPresented = false
+    @Published private(set) var lastEvent = ""
+    @Published private(set) var keys: [(String, String)] = []
+    let store = ConsentStore.userDefaults()
+
+    init() {
+        refreshKeys()
+        // First launch (or expired consent): show the banner.
+        isPresented = ConsentBridge.needsConsentUI(store: store) != nil
+    }
+
+    func makeBridge() -> ConsentBridge {
+        let url = URL(string: cmpURL) ?? URL(string: "http://localhost:8000/index.html")!
+        var configuration = BridgeConfiguration(cmpURL: url, dialect: nil)
+        configuration.cmpSDKID = 300
+        return ConsentBridge(configuration: configuration, store: store)
+    }
+
+    func handle(_ event: ConsentBridgeEvent) {
+        lastEvent = String(describing: event)
+        if case .consentReady = event { refreshKeys() }
+    }
+
+    func refreshKeys() {
+        keys = store.iabKeys().values.map { ($0.key.rawValue, $0.value.description) }.sorted { $0.0 < $1.0 }
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import Testing
+import WebCMPBridge
+
+/// End-to-end tests: real pages, served from loopback HTTP servers the tests start, run in real WebKit (WebKitGTK)
+/// through the real bridge by the `webcmp-host` executable, whose `--json` output (the tool's contract) is checked.
+/// Run under a display: `xvfb-run -a swift test` (scripts/test-e2e does it).
+@Suite(.serialized) struct EndToEndTests {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static let pages = "Hosts/Linux/Tests/WebCMPHostTests/Pages"
+
+    /// Two servers on two ports: two origins, for the cross-origin iframe.
+    static let servers: (String, String) = {
+        (LoopbackServer.start(serving: repository), LoopbackServer.start(serving: repository))
+    }()
+
+    static var sample: String { servers.0 + "/SampleHost/index.html" }
+
+    struct Run {
+        var status: Int32
+        var output: JSONValue
+        var stdout: String
+
+        var events: [JSONValue] { output["events"]?.arrayValue ?? [] }
+        var keys: [String: JSONValue] { output["keys"]?.objectValue ?? [:] }
+        func events(_ type: String) -> [JSONValue] { events.filter { $0["type"] == .string(type) } }
+        var errorCodes: [String] { events("error").compactMap { $0["code"]?.stringValue } }
+    }
+
+    static func host(_ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        // The test bundle runs from the build products folder, where `swift build` put webcmp-host.
+        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        process.executableURL = products.appendingPathComponent("webcmp-host")
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.standardError
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    static func run(_ arguments: [String]) throws -> Run {
+        let (status, stdout) = try host(["run"] + arguments + ["--json"])
+        let output = try JSONValue(parsing: stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+                                   limits: JSONLimits(maximumBytes: 16 << 20, maximumDepth: 64))
+        return Run(status: status, output: output, stdout: stdout)
+    }
+
+    static func newState() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("webcmp-e2e-\(UUID().uuidString)").path
+    }
+
+    static func ids(_ binary: JSONValue?) -> [Int] {
+        guard let text = binary?.stringValue else { return [] }
+        return text.enumerated().compactMap { $0.element == "1" ? $0.offset + 1 : nil }
+    }
+
+    @Test func firstRunAcceptAllThenSecondRunRestores() throws {
+        let state = Self.newState()
+        let first = try Self.run([Self.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
+                                  "--click", "manage", "--click", "purpose-consent-1", "--click", "purpose-consent-4",
+                                  "--click", "vendor-consent-755", "--click", "save"])
+        #expect(first.status == 0)
+        #expect(first.events("uiReady").first?["dialect"] == .string("gravito"))
+        #expect(first.errorCodes == [])
+        #expect(Self.ids(first.keys["IABTCF_PurposeConsents"]) == [1, 4])
+        #expect(Self.ids(first.keys["IABTCF_VendorConsents"]) == [755])
+        #expect(first.keys["IABTCF_gdprApplies"] == .number(1))
+        #expect(first.keys["IABTCF_CmpSdkID"] == .number(300))
+        let stored = try #require(first.keys["IABTCF_TCString"]?.stringValue)
+
+        let second = try Self.run([Self.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
+                                   "--eval", "Array.from(document.querySelectorAll('input:checked')).map(e => e.id).filter(id => !id.includes('-li-'))",
+                                   "--eval", "document.getElementById('log').textContent"])
+        #expect(second.errorCodes == [])
+        #expect(second.keys["IABTCF_TCString"] == .string(stored))
+        let checked = second.output["eval"]?.arrayValue?.first?.arrayValue ?? []
+        #expect(Set(checked.compactMap { $0.stringValue }) == ["purpose-consent-1", "purpose-consent-4", "vendor-consent-755"])
+        #expect(second.output["eval"]?.arrayValue?.last?.stringValue?.contains("with a stored TC string") == true)
+    }
+
+    @Test func rejectAllAndCloseWithoutSaving() throws {
+        let reject = try Self.run([Self.sample + "?dialect=gravito", "--dialect", "gravito", "--click", "reject-all"])
+        #expect(reject.events("userAction").first?["isRejectAll"] == .bool(true))
+        #expect(reject.keys["IABTCF_PurposeConsents"] == .string(""))
+        #expect(reject.keys["IABTCF_VendorConsents"] == .string(""))
+
+        let close = try Self.run([Self.sample + "?dialect=gravito", "--dialect", "gravito", "--click", "manage", "--click", "close"])
+        #expect(close.events("uiFinished").first?["reason"] == .string("closed"))
+        #expect(close.events("consentReady").isEmpty)
+        #expect(close.keys.isEmpty)
+    }
+
+    @Test func legacyGravitoAndOnesecondbeforeAndGenericTCF() throws {
+        let legacy = try Self.run([Self.sample + "?dialect=gravito-legacy", "--dialect", "gravito", "--click", "accept-all"])
+        #expect(Self.ids(legacy.keys["IABTCF_PurposeConsents"]) == Array(1...11))
+
+        let osb = try Self.run([Self.sample + "?dialect=osb", "--dialect", "onesecondbefore", "--click", "manage",
+                                "--click", "purpose-consent-8", "--click", "save"])
+        #expect(osb.errorCodes == [])
+        #expect(osb.events("uiReady").first?["dialect"] == .string("onesecondbefore"))
+        #expect(Self.ids(osb.keys["IABTCF_PurposeConsents"]) == [8])
+
+        let tcf = try Self.run([Self.sample + "?dialect=tcf", "--dialect", "tcf", "--click", "accept-all"])
+        #expect(tcf.errorCodes == [])
+        #expect(tcf.events("uiReady").first?["dialect"] == .string("tcf"))
+        #expect(tcf.events("uiFinished").first?["reason"] == .string("consentSaved"))
+        #expect(Self.ids(tcf.keys["IABTCF_SpecialFeaturesOptIns"]) == [1, 2])
+
+        let automatic = try Self.run([Self.sample + "?dialect=gravito", "--click", "accept-all"])
+        #expect(automatic.events("uiReady").first?["dialect"] == .string("gravito"))
+        #expect(automatic.errorCodes == [])
+        #expect(automatic.events("consentReady").count == 1)
+    }
+
+    @Test func neverReadyPageTimesOutAndKeepsStoredConsent() throws {
+        let state = Self.newState()
+        let accepted = try Self.run([Self.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state, "--click", "accept-all"])
+        let before = accepted.keys
+        #expect(!before.isEmpty)
+        let stuck = try Self.run([Self.servers.0 + "/\(Self.pages)/never-ready.html", "--dialect", "gravito",
+                                  "--state", state, "--timeout", "2"])
+        #expect(stuck.errorCodes == ["timeout"])
+        #expect(stuck.events("uiFinished").first?["reason"] == .string("timedOut"))
+        #expect(stuck.keys == before)
+    }
+
+    @Test func hostilePageChangesNothing() throws {
+        let state = Self.newState()
+        let accepted = try Self.run([Self.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state, "--click", "reject-all"])
+        let hostile = try Self.run([Self.servers.0 + "/\(Self.pages)/hostile.html", "--dialect", "gravito", "--state", state])
+        #expect(hostile.status == 0)
+        #expect(hostile.errorCodes == ["invalidMessage", "invalidMessage", "invalidMessage", "invalidMessage",
+                                       "invalidTCString", "invalidMessage", "invalidMessage", "invalidConsent"])
+        #expect(hostile.events("consentReady").isEmpty)
+        #expect(hostile.events("uiFinished").first?["reason"] == .string("closed"))
+        #expect(hostile.keys == accepted.keys)
+    }
+
+    @Test func crossOriginIframeCannotForgeASave() throws {
+        let frame = Self.servers.1 + "/\(Self.pages)/forge.html"
+        let page = Self.servers.0 + "/\(Self.pages)/iframe-forgery.html?frame=" + frame.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let run = try Self.run([page, "--dialect", "gravito", "--eval", "window.__forgeryReport"])
+        #expect(run.events("consentReady").isEmpty)
+        #expect(run.keys.isEmpty)
+        #expect(run.events("uiFinished").first?["reason"] == .string("closed"))
+        // The frame really tried, and every path was closed to it.
+        let reported = run.output["eval"]?.arrayValue?.first?["attempts"]?.arrayValue ?? []
+        let attempts = reported.compactMap { $0.stringValue }
+        #expect(attempts.count == 3)
+        #expect(!attempts.contains { $0.hasSuffix("posted") || $0.hasSuffix("reached") })
+    }
+
+    @Test func consentIsSharedIntoAContentPage() throws {
+        let state = Self.newState()
+        let accepted = try Self.run([Self.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state, "--click", "accept-all"])
+        let stored = try #require(accepted.keys["IABTCF_TCString"]?.stringValue)
+        let (status, stdout) = try Self.host(["share", Self.servers.0 + "/\(Self.pages)/content.html?article=1#top", "--state", state, "--json"])
+        #expect(status == 0)
+        let output = try JSONValue(parsing: stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(output["url"]?.stringValue?.contains("article=1&_sp_pass_consent=true#top") == true)
+        #expect(output["tcData"]?["tcString"] == .string(stored))
+        #expect(output["tcData"]?["ok"] == .bool(true))
+        #expect(output["pageResult"]?["tcString"] == .string(stored))
+        #expect(output["pageResult"]?["purpose1"] == .bool(true))
+        #expect(output["tcData"]?["pageSaw"]?["gdpr"]?["euconsent"] == .string(stored))
+    }
+
+    @Test func escapingSurvivesJavaScriptCore() throws {
+        let (status, stdout) = try Self.host(["selftest-escaping", "--count", "300"])
+        #expect(status == 0)
+        #expect(stdout.contains("300 passed, 0 failed"))
+    }
+
+    @Test func conformanceCheck() throws {
+        let (good, report) = try Self.host(["check", Self.sample + "?dialect=gravito", "--dialect", "gravito", "--click", "accept-all"])
+        #expect(good == 0, "\(report)")
+        #expect(report.contains("Result: conforms"))
+        #expect(report.contains("PASS  accepts the injected record"))
+        let (bad, badReport) = try Self.host(["check", Self.servers.0 + "/\(Self.pages)/never-ready.html", "--dialect", "gravito", "--timeout", "2"])
+        #expect(bad == 1)
+        #expect(badReport.contains("FAIL  ready message"))
+        let (usage, _) = try Self.host(["check"])
+        #expect(usage == 2)
+        let (unknown, _) = try Self.host(["run", "https://x.example", "--dialect", "nope"])
+        #expect(unknown == 2)
+    }
+}
+
+/// A loopback HTTP server (Python's http.server, from the machine's python3) for the duration of the test process.
+enum LoopbackServer {
+    static func start(serving directory: URL) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", directory.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return "http://127.0.0.1:1" }
+        // "Serving HTTP on 127.0.0.1 port 41231 (http://127.0.0.1:41231/) ..."
+        var text = ""
+        while !text.contains(") ...") {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        let port = text.split(separator: " ").drop { $0 != "port" }.dropFirst().first.map(String.init) ?? "1"
+        return "http://127.0.0.1:\(port)"
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// The form a ``ConsentRecord`` is stored in: JSON text of its fields except the CMP's non-TCF data, which the store
+/// keeps as JSON text under a key of its own (``ConsentStore/nonTCFDataKey``).
+///
+/// Why: `ConsentStore.record()` runs at every app launch (budget 50 µs), and the launch decision (expiry, config
+/// version) never needs the non-TCF data, which is page-defined and can be large. Kept apart it is neither parsed
+/// nor scanned unless asked for, and when it is, the package's own JSON parser reads it (decoding a ``JSONValue``
+/// through `Codable` costs a thrown error per failed type guess, several µs per value on Linux).
+struct StoredConsentRecord: Codable, Sendable {
+    var tcString: String?
+    var additionalConsent: String?
+    var gppString: String?
+    var usPrivacy: String?
+    var expirationDate: Date?
+    var crossDomainUserID: String?
+    var configVersion: String?
+    var savedAt: Date
+
+    /// The stored fields of `record` (all but ``ConsentRecord/nonTCFData``).
+    init(_ record: ConsentRecord) {
+        tcString = record.tcString
+        additionalConsent = record.additionalConsent
+        gppString = record.gppString
+        usPrivacy = record.usPrivacy
+        expirationDate = record.expirationDate
+        crossDomainUserID = record.crossDomainUserID
+        configVersion = record.configVersion
+        savedAt = record.savedAt
+    }
+
+    /// The record, with `nonTCFData`.
+    func record(nonTCFData: JSONValue?) -> ConsentRecord {
+        ConsentRecord(
+            tcString: tcString, nonTCFData: nonTCFData, additionalConsent: additionalConsent, gppString: gppString,
+            usPrivacy: usPrivacy, expirationDate: expirationDate, crossDomainUserID: crossDomainUserID,
+            configVersion: configVersion, savedAt: savedAt)
+    }
+
+    /// Limits for reading back our own non-TCF data: far above what the bridge accepts from a page
+    /// (``JSONLimits/default``), so that anything it stored reads back.
+    static let nonTCFDataLimits = JSONLimits(
+        maximumBytes: 16 * 1024 * 1024, maximumDepth: 256, maximumStringBytes: 16 * 1024 * 1024,
+        maximumElements: 1_000_000)
+
+    /// `data` as JSON text that ``parseNonTCFData(_:)`` reads back equal.
+    /// - Throws: ``ConsentStoreError/recordNotEncodable(reason:)`` for non-finite numbers or data beyond
+    ///   ``nonTCFDataLimits``.
+    static func encodeNonTCFData(_ data: JSONValue) throws(ConsentStoreError) -> String {
+        let text: String
+        do {
+            text = String(decoding: try JSONEncoder().encode(data), as: UTF8.self)
+        } catch {
+            throw .recordNotEncodable(reason: "non-TCF data: \(error)")
+        }
+        guard parseNonTCFData(text) == data else {
+            throw .recordNotEncodable(reason: "non-TCF data does not read back equal (deeper than "
+                + "\(nonTCFDataLimits.maximumDepth) levels or too large)")
+        }
+        return text
+    }
+
+    /// Parses stored non-TCF data; `nil` when the text is corrupt.
+    static func parseNonTCFData(_ text: String) -> JSONValue? {
+        try? JSONValue(parsing: text, limits: nonTCFDataLimits)
+    }
+}

@@ -1,5 +1,0 @@
-// WebCMPBridgeUI: UIKit and SwiftUI presentation of the CMP web view. Apple platforms only; on other platforms this
-// target builds empty.
-#if canImport(UIKit) && canImport(WebKit)
-@_exported import WebCMPBridge
-#endif

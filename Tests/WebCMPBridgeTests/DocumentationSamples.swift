@@ -1,0 +1,64 @@
+// Every ```swift block of README.md and of the DocC articles, pasted verbatim (imports aside) into a function below,
+// so that the samples compile with the package. DocumentationSamplesTests fails when a block is missing here or
+// differs. To change a sample: change it in the document and here.
+import Foundation
+import WebCMPBridge
+
+enum DocumentationSamples {
+    // README.md — Quick start
+    static func readmeQuickStart() {
+        @MainActor
+        func showConsentIfNeeded(in webView: any CMPWebView) async -> ConsentSummary? {
+            let store = ConsentStore.userDefaults()
+            let configuration = BridgeConfiguration(
+                cmpURL: URL(string: "https://www.example.com/consent/app.html")!,
+                dialect: .gravito,          // or nil: detect from the first message
+                language: "de",
+                cmpSDKID: 300,              // your CMP's SDK id, written to IABTCF_CmpSdkID
+                tracking: .afterConsent()   // optional: ask for ATT after marketing consent
+            )
+            // At launch: this check creates no web view.
+            guard ConsentBridge.needsConsentUI(store: store, expiry: configuration.expiry) != nil else { return nil }
+            let bridge = ConsentBridge(configuration: configuration, store: store)
+            return await bridge.run(in: webView)    // on iOS: WKCMPWebView, or WebCMPBridgeUI's ConsentViewController
+        }
+    }
+
+    // GettingStarted.md — Decide at launch
+    static func gettingStartedLaunch() {
+        let store = ConsentStore.userDefaults()
+        let expiry = ConsentExpiryPolicy(currentConfigVersion: "7")
+        if let reason = ConsentBridge.needsConsentUI(store: store, expiry: expiry) {
+            print("show the CMP:", reason)   // .noConsent, .expired, .tooOld, .configurationChanged …
+        }
+    }
+
+    // GettingStarted.md — Show the CMP
+    static func gettingStartedBridge() {
+        @MainActor
+        func makeBridge() -> ConsentBridge {
+            var configuration = BridgeConfiguration(cmpURL: URL(string: "https://www.example.com/consent/app")!)
+            configuration.dialect = .gravito
+            configuration.language = "de"
+            configuration.cmpSDKID = 300
+            return ConsentBridge(configuration: configuration, store: .userDefaults())
+        }
+    }
+
+    // SharingConsent.md
+    static func sharing() {
+        let url = URLRewriting.passingConsent(URL(string: "https://news.example/article?id=1#top")!)
+        // https://news.example/article?id=1&_sp_pass_consent=true#top
+        let store = ConsentStore.inMemory()
+        let script = ConsentSharing.userScript(record: store.record(), keys: store.iabKeys())
+        print(url, script.source.count)
+    }
+
+    // TrackingAfterConsent.md
+    static func tracking() {
+        var configuration = BridgeConfiguration(cmpURL: URL(string: "https://www.example.com/consent/app")!)
+        configuration.tracking = .afterConsent(marketingPurposes: [3, 4])
+        // or: configuration.tracking = .beforeCMP
+        print(configuration.tracking)
+    }
+}
