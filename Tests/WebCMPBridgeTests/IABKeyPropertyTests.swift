@@ -89,4 +89,47 @@ import Testing
             #expect(store.iabKeys() == keys)
         }
     }
+
+    /// Mutated strings (characters replaced, cut, segments spliced) either fail with a typed error or map to a key set
+    /// the store accepts (or refuses as too large); nothing traps.
+    @Test func mutatedStringsNeverTrap() throws {
+        var generator = CodecLeadTests.Generator(state: 99)
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=+/ ~")
+        var seeds: [String] = []
+        for _ in 0..<20 { seeds.append(try CodecLeadTests.randomModel(&generator).encoded()) }
+        var mapped = 0
+        for round in 0..<1_500 {
+            var characters = Array(seeds[round % seeds.count])
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0:
+                for _ in 0..<Int.random(in: 1...4, using: &generator) where !characters.isEmpty {
+                    characters[Int.random(in: 0..<characters.count, using: &generator)] =
+                        alphabet.randomElement(using: &generator) ?? "A"
+                }
+            case 1:
+                characters = Array(characters.prefix(Int.random(in: 0...characters.count, using: &generator)))
+            default:
+                let other = Array(seeds.randomElement(using: &generator) ?? "")
+                characters += ["."] + other.suffix(Int.random(in: 0...other.count, using: &generator))
+            }
+            let consent = InAppConsent(
+                tcString: String(characters), gppString: round % 5 == 0 ? "DBABM~" + String(characters) : nil)
+            let keys: IABKeySet
+            do {
+                keys = try IABKeySet(mapping: consent)
+            } catch is TCStringError {
+                continue
+            } catch is IABMappingError {
+                continue
+            }
+            mapped += 1
+            do {
+                try ConsentStore.inMemory().apply(keys, record: nil)
+            } catch {
+                let tooLarge = if case .tooLarge = error { true } else { false }
+                #expect(tooLarge, "the store refused a mapped key set: \(error)")
+            }
+        }
+        #expect(mapped > 0)
+    }
 }
