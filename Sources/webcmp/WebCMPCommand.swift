@@ -46,7 +46,12 @@ enum WebCMPCommand {
 
     /// Writes `webcmp: message` as one line to stderr.
     static func printError(_ message: String) {
-        let line = "webcmp: " + message.replacingOccurrences(of: "\n", with: " ") + "\n"
+        // One line, and no control characters from untrusted input reach the terminal.
+        var text = ""
+        for scalar in message.unicodeScalars {
+            text += scalar.properties.generalCategory == .control ? scalar.escaped(asASCII: true) : String(scalar)
+        }
+        let line = "webcmp: " + text + "\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 

@@ -126,6 +126,14 @@ import Testing
                 #expect(throws: error) { try store.apply(keys, record: record) }
             }
             #expect(throws: ConsentStoreError.self) { try store.apply(Self.keysV2, record: nonFinite) }
+            // A crafted TC string can ask for 63 purposes × 65,535-character restriction strings (4 MB).
+            var huge = IABKeySet()
+            for purpose in 1...20 {
+                huge[.publisherRestrictions(purpose: purpose)] = .string(String(repeating: "0", count: 60_000))
+            }
+            #expect(throws: ConsentStoreError.tooLarge(bytes: 20 * 60_000 + 9 * 29 + 11 * 30, limit: 1 << 20)) {
+                try store.apply(huge, record: nil)
+            }
             #expect(Self.everything(store) == before)
         }
     }

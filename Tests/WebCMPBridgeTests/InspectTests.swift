@@ -70,6 +70,10 @@ import Testing
         (["inspect", "--json", "--usp"], "needs a value"),
         (["inspect", "--json", "--gpp-sid", "2_x", "--usp", "1YNN"], "--gpp-sid"),
         (["inspect", "a", "b"], "one TC string"),
+        (["inspect", "--json", "C\u{1}\u{1B}[31m\nA"], "U+1"),
+        (["inspect", "--json", "BOEFEAyOEFEAyAHABDENAI4AAAB9vABAASA"], "version 1"),
+        (["inspect", "--json", "--gpp", "DBABTA~1YNN~x"], "GPP"),
+        (["inspect", "--json", "--ac", "2~1", "CQSbk4AQSbk4ANwAAAENAwCgAAAAAAAAAAYgACPAAAAA"], "Additional Consent"),
         (["frobnicate"], "unknown command"),
         (["bench", "--iterations", "x"], "--iterations"),
         (["bench", "--iterations", "0"], "--iterations"),
@@ -82,6 +86,7 @@ import Testing
         #expect(result.stderr.hasPrefix("webcmp: "))
         #expect(result.stderr.contains(mention))
         #expect(result.stderr.filter { $0 == "\n" }.count == 1)
+        #expect(!result.stderr.unicodeScalars.dropLast().contains { $0.properties.generalCategory == .control })
     }
 
     @Test func help() throws {

@@ -8,15 +8,16 @@ public struct InAppConsent: Sendable, Hashable {
     public var tcString: String?
     /// `IABTCF_gdprApplies`: `nil` leaves the key unset ("undetermined").
     public var gdprApplies: Bool?
-    /// `IABTCF_CmpSdkID`.
+    /// `IABTCF_CmpSdkID` (0...4095); `nil` uses the TC string's `CmpId`.
     public var cmpSDKID: Int?
-    /// `IABTCF_CmpSdkVersion`.
+    /// `IABTCF_CmpSdkVersion` (0...2147483647); `nil` uses the TC string's `CmpVersion`.
     public var cmpSDKVersion: Int?
     /// Google Additional Consent string, `IABTCF_AddtlConsent`.
     public var additionalConsent: String?
     /// GPP string, for the `IABGPP_*` keys.
     public var gppString: String?
-    /// GPP applicable section ids (`IABGPP_GppSID`); `nil` derives them from the GPP header.
+    /// GPP applicable section ids (`IABGPP_GppSID`, joined by `_`), as the CMP's `applicableSections` reports them
+    /// (`-1` and `0` are kept as given); `nil` uses the GPP header's section ids.
     public var gppApplicableSections: [Int]?
     /// US Privacy string, `IABUSPrivacy_String`.
     public var usPrivacy: String?

@@ -28,6 +28,9 @@ public struct ConsentStore: Sendable {
     /// Every key of the package's own namespace.
     static let ownKeys = [recordKey, savedAtKey, nonTCFDataKey]
 
+    /// The most bytes of keys, values and record that one ``apply(_:record:)`` writes (1 MiB).
+    public static let maximumTotalSize = 1 << 20
+
     /// The key prefixes of the IAB families the store owns (`IABUSPrivacy_String` is matched exactly).
     static let iabPrefixes = [IABKey.tcfPrefix, IABKey.gppPrefix, IABKey.usPrivacyString.rawValue]
 
@@ -48,18 +51,22 @@ public struct ConsentStore: Sendable {
 
     /// Replaces the stored consent with `keys` and `record` (`nil` removes the stored record).
     ///
-    /// Fails without touching storage when a key is foreign, a value has the wrong type or content, or the record
-    /// cannot be encoded.
+    /// Fails without touching storage when a key is foreign, a value has the wrong type or content, the record cannot
+    /// be encoded, or everything together exceeds ``maximumTotalSize``.
     public func apply(_ keys: IABKeySet, record: ConsentRecord?) throws(ConsentStoreError) {
         ConsentStore.lock.lock()
         defer { ConsentStore.lock.unlock() }
         var set: [String: KeyValueStorage.Value] = [:]
         set.reserveCapacity(keys.values.count + 2)
+        var size = 0
         for (key, value) in keys.values {
             try ConsentStore.validate(key, value)
+            size += key.rawValue.utf8.count
             switch value {
             case .int(let number): set[key.rawValue] = .int(number)
-            case .string(let string): set[key.rawValue] = .string(string)
+            case .string(let string):
+                set[key.rawValue] = .string(string)
+                size += string.utf8.count
             }
         }
         var remove: [String] = []
@@ -73,14 +80,20 @@ public struct ConsentStore: Sendable {
             // JSON text, not `Data`: swift-corelibs-foundation's `UserDefaults` returns `Data` by copying it byte by
             // byte (~100 µs for a 500-byte record), a string in a few µs; Apple platforms read both quickly.
             set[ConsentStore.recordKey] = .string(String(decoding: data, as: UTF8.self))
+            size += data.count
             set[ConsentStore.savedAtKey] = .double(record.savedAt.timeIntervalSinceReferenceDate)
             if let nonTCFData = record.nonTCFData {
-                set[ConsentStore.nonTCFDataKey] = .string(try StoredConsentRecord.encodeNonTCFData(nonTCFData))
+                let json = try StoredConsentRecord.encodeNonTCFData(nonTCFData)
+                set[ConsentStore.nonTCFDataKey] = .string(json)
+                size += json.utf8.count
             } else {
                 remove.append(ConsentStore.nonTCFDataKey)
             }
         } else {
             remove = ConsentStore.ownKeys
+        }
+        guard size <= ConsentStore.maximumTotalSize else {
+            throw .tooLarge(bytes: size, limit: ConsentStore.maximumTotalSize)
         }
         for key in storedIABKeys() where keys.values[key] == nil {
             remove.append(key.rawValue)

@@ -8,6 +8,9 @@ public enum ConsentStoreError: Error, Sendable, Hashable, CustomStringConvertibl
     /// A binary-string key holds a character other than `0` and `1`, or a publisher restriction key holds a character
     /// other than `0`, `1`, `2` and `_` (CMP API v2.2, "In-App Details"), or names no purpose id.
     case invalidValue(IABKey, IABValue)
+    /// The values add up to more than ``ConsentStore/maximumTotalSize`` bytes. Real TC data needs a few tens of
+    /// kilobytes; a crafted string can ask for megabytes of restriction strings, which would slow every app launch.
+    case tooLarge(bytes: Int, limit: Int)
     /// The consent record could not be encoded (for example a non-finite number in its JSON data).
     case recordNotEncodable(reason: String)
     /// The `UserDefaults` suite could not be opened.
@@ -22,6 +25,8 @@ public enum ConsentStoreError: Error, Sendable, Hashable, CustomStringConvertibl
             return "The key \(quoted(key.rawValue)) needs a value of type \(expected.rawValue), not \(found.rawValue)."
         case .invalidValue(let key, let value):
             return "The key \(quoted(key.rawValue)) cannot hold the value \(quoted(value.description))."
+        case .tooLarge(let bytes, let limit):
+            return "The consent data needs \(bytes) bytes, more than the store's limit of \(limit) bytes."
         case .recordNotEncodable(let reason):
             return "The consent record cannot be encoded as JSON: \(reason)"
         case .storageUnavailable(let suiteName):
