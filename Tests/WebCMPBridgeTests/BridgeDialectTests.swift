@@ -114,3 +114,25 @@ import Testing
         #expect(summary.tcString == TestStrings.acceptAll)
     }
 }
+
+@MainActor
+@Suite struct BridgeSDKIdentityTests {
+    private func save(_ harness: BridgeHarness) {
+        harness.webView.post("webcmpTCF", .object([
+            "type": .string("tcf"), "eventStatus": .string("useractioncomplete"),
+            "tcString": .string(TestStrings.acceptAll), "cmpId": .number(10), "cmpVersion": .number(7),
+        ]))
+    }
+
+    @Test func configuredSDKIDIsNeverPairedWithAnotherCMPsVersion() {
+        let configured = BridgeHarness(dialect: .tcf) { $0.cmpSDKID = 99 }
+        save(configured)
+        #expect(configured.store.iabKeys()["IABTCF_CmpSdkID"] == .int(99))
+        #expect(configured.store.iabKeys()["IABTCF_CmpSdkVersion"] == nil)
+
+        let reported = BridgeHarness(dialect: .tcf)
+        save(reported)
+        #expect(reported.store.iabKeys()["IABTCF_CmpSdkID"] == .int(10))
+        #expect(reported.store.iabKeys()["IABTCF_CmpSdkVersion"] == .int(7))
+    }
+}

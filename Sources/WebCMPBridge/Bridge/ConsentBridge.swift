@@ -328,7 +328,9 @@ public final class ConsentBridge {
             tcString: payload.tcString,
             gdprApplies: gdprApplies,
             cmpSDKID: configuration.cmpSDKID ?? payload.cmpID ?? decoded?.cmpID,
-            cmpSDKVersion: configuration.cmpSDKVersion ?? decoded?.cmpVersion,
+            // A configured SDK id comes with its own version (or none): never pair it with another CMP's version.
+            cmpSDKVersion: configuration.cmpSDKID != nil
+                ? configuration.cmpSDKVersion : configuration.cmpSDKVersion ?? payload.cmpVersion ?? decoded?.cmpVersion,
             additionalConsent: payload.additionalConsent,
             gppString: payload.gppString,
             gppApplicableSections: payload.gppApplicableSections,

@@ -50,7 +50,9 @@ extension IABKeySet {
 
         // One CMP SDK per app: the TCF keys and their GPP EU mirrors carry the same SDK id and version.
         let cmpSDKID = consent.cmpSDKID ?? tc?.model.cmpID
-        let cmpSDKVersion = consent.cmpSDKVersion ?? tc?.model.cmpVersion
+        // A given SDK id is never paired with the version of the CMP that wrote the TC string (another CMP's number);
+        // without a version of its own, IABTCF_CmpSdkVersion is left unset.
+        let cmpSDKVersion = consent.cmpSDKVersion ?? (consent.cmpSDKID == nil ? tc?.model.cmpVersion : nil)
         var values: [IABKey: IABValue] = [:]
         var tcfKeys: [IABKey: IABValue]?
         if let tc {
@@ -93,7 +95,7 @@ extension IABKeySet {
         var keys: [IABKey: IABValue] = [:]
         keys.reserveCapacity(24 + model.publisherRestrictions.count)
         keys[.cmpSdkID] = .int(cmpSDKID ?? model.cmpID)
-        keys[.cmpSdkVersion] = .int(cmpSDKVersion ?? model.cmpVersion)
+        if let version = cmpSDKVersion ?? (cmpSDKID == nil ? model.cmpVersion : nil) { keys[.cmpSdkVersion] = .int(version) }
         keys[.policyVersion] = .int(model.policyVersion)
         if let gdprApplies { keys[.gdprApplies] = .int(gdprApplies ? 1 : 0) }
         keys[.publisherCC] = .string(model.publisherCountryCode)

@@ -62,6 +62,8 @@ public struct ConsentPayload: Sendable, Hashable {
     public var isRejectAll: Bool?
     /// The CMP's CMP id (generic TCF `cmpId`).
     public var cmpID: Int?
+    /// The CMP's version (generic TCF `cmpVersion`).
+    public var cmpVersion: Int?
     /// The choices the payload claims besides the TC string, for diagnostics.
     public var claimedChoices: ClaimedChoices?
 
@@ -71,7 +73,7 @@ public struct ConsentPayload: Sendable, Hashable {
         additionalConsent: String? = nil, gppString: String? = nil, gppApplicableSections: [Int]? = nil,
         usPrivacy: String? = nil, gdprApplies: Bool? = nil, configVersion: String? = nil,
         expirationDate: Date? = nil, crossDomainUserID: String? = nil, isRejectAll: Bool? = nil,
-        cmpID: Int? = nil, claimedChoices: ClaimedChoices? = nil
+        cmpID: Int? = nil, cmpVersion: Int? = nil, claimedChoices: ClaimedChoices? = nil
     ) {
         self.origin = origin
         self.tcString = tcString
@@ -86,6 +88,7 @@ public struct ConsentPayload: Sendable, Hashable {
         self.crossDomainUserID = crossDomainUserID
         self.isRejectAll = isRejectAll
         self.cmpID = cmpID
+        self.cmpVersion = cmpVersion
         self.claimedChoices = claimedChoices
     }
 }

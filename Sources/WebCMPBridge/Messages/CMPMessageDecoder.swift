@@ -136,19 +136,15 @@ public struct CMPMessageDecoder: Sendable {
             case "cmpuishown": return .uiShown
             case "tcloaded", "useractioncomplete":
                 guard let tcString = try fields.nonEmptyString("tcString") else { throw .missingField("tcString") }
-                var cmpID: Int?
-                if let number = try fields.number("cmpId") {
-                    guard number >= 0, number <= 4095, number == number.rounded() else {
-                        throw .invalidField("cmpId", expected: "an integer from 0 to 4095")
-                    }
-                    cmpID = Int(number)
-                }
+                let cmpID = try fields.integer("cmpId", in: 0...4095)
+                let cmpVersion = try fields.integer("cmpVersion", in: 0...4095)
                 return .save(ConsentPayload(
                     origin: status == "tcloaded" ? .loaded : .userAction,
                     tcString: tcString,
                     additionalConsent: try fields.nonEmptyString("addtlConsent"),
                     gdprApplies: try fields.bool("gdprApplies"),
-                    cmpID: cmpID
+                    cmpID: cmpID,
+                    cmpVersion: cmpVersion
                 ))
             default: throw .unknownMessageType("tcf/\(status)")
             }
@@ -221,6 +217,15 @@ private struct Fields {
             return number
         default: throw .invalidField(prefix + name, expected: "a number")
         }
+    }
+
+    /// An integer member within `range`.
+    func integer(_ name: String, in range: ClosedRange<Int>) throws(InboundMessageError) -> Int? {
+        guard let number = try number(name) else { return nil }
+        guard number == number.rounded(), number >= Double(range.lowerBound), number <= Double(range.upperBound) else {
+            throw .invalidField(prefix + name, expected: "an integer from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return Int(number)
     }
 
     /// A Boolean member (also `0`/`1`, as some CMPs send).
