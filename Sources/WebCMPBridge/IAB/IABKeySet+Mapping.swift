@@ -74,9 +74,11 @@ extension IABKeySet {
 
     /// The `IABTCF_*` keys of one TC string (CMP API v2.2, "In-App Details" key table).
     ///
-    /// - `IABTCF_CmpSdkID` / `IABTCF_CmpSdkVersion`: the given SDK id and version; when the app gives none, the TC
+    /// - `IABTCF_CmpSdkID` / `IABTCF_CmpSdkVersion`: the given SDK id and version; when the app gives no id, the TC
     ///   string's own `CmpId` / `CmpVersion` (the web CMP that produced the string acts as this app's CMP, and vendors
-    ///   use the key's presence as the "a CMP is present" signal). The GPP EU mirrors use the same values.
+    ///   use the key's presence as the "a CMP is present" signal). A given id without a version leaves
+    ///   `IABTCF_CmpSdkVersion` unset rather than pairing it with another CMP's version. The GPP EU mirrors use the
+    ///   same values.
     /// - `IABTCF_UseNonStandardTexts` and its pre-2.2 name `IABTCF_UseNonStandardStacks` (same bit) are both written,
     ///   so that older SDKs and the GPP EU key table's name keep working.
     /// - Binary strings follow the IAB reference implementation (`InAppTCData`): index 0 = id 1, as long as the highest

@@ -10,7 +10,8 @@ public struct InAppConsent: Sendable, Hashable {
     public var gdprApplies: Bool?
     /// `IABTCF_CmpSdkID` (0...4095); `nil` uses the TC string's `CmpId`.
     public var cmpSDKID: Int?
-    /// `IABTCF_CmpSdkVersion` (0...2147483647); `nil` uses the TC string's `CmpVersion`.
+    /// `IABTCF_CmpSdkVersion` (0...2147483647). `nil` uses the TC string's `CmpVersion` only when ``cmpSDKID`` is `nil`
+    /// too (an SDK id is never paired with another CMP's version); otherwise the key is left unset.
     public var cmpSDKVersion: Int?
     /// Google Additional Consent string, `IABTCF_AddtlConsent`.
     public var additionalConsent: String?
