@@ -22,6 +22,7 @@ public enum IABMappingError: Error, Sendable, Hashable, CustomStringConvertible 
     /// A GPP applicable section id is not `-1`, `0` or a section id in `1...65535`.
     case invalidApplicableSection(Int)
 
+    /// One sentence naming the problem and the offending value (untrusted input is quoted, escaped and shortened).
     public var description: String {
         switch self {
         case .invalidAdditionalConsent(let error):

@@ -16,6 +16,7 @@ public enum ConsentStoreError: Error, Sendable, Hashable, CustomStringConvertibl
     /// The `UserDefaults` suite could not be opened.
     case storageUnavailable(suiteName: String?)
 
+    /// One sentence naming the problem and the offending value (untrusted input is quoted, escaped and shortened).
     public var description: String {
         switch self {
         case .foreignKey(let key):
