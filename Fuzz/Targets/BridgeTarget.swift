@@ -1,8 +1,9 @@
 import Foundation
 
 // Fuzz target "bridge": a byte-coded sequence of page events drives a real ConsentBridge over an in-memory store.
-// Invariants after every step: stored consent changes only on a valid save from the main frame of an allowed
-// origin while the bridge is active, and the IAB keys and the bridge's record always describe the same TC string.
+// Invariants after every step: stored consent changes only on a valid save (or, for its GPP part only, a GPP
+// signal) from the main frame of an allowed origin while the bridge is active, and the IAB keys and the bridge's
+// record always describe the same TC string.
 
 @MainActor
 private final class FuzzWebView: CMPWebView {
@@ -75,6 +76,7 @@ private func runBridgeSequence(_ ops: [UInt8]) {
         let before = store.record()
         let wasActive = bridge.state == .loading || bridge.state == .ready
         var validSaveSent = false
+        var gppUpdateSent = false
         switch op % 10 {
         case 0: post("jsHandler", "{\"type\":\"CMP-loaded\"}")
         case 1:
@@ -101,11 +103,15 @@ private func runBridgeSequence(_ ops: [UInt8]) {
             for action in due { action() }
         case 7: webView.eventHandler?(.didFinishLoading(nil))
         case 8: if argument % 8 == 0 { bridge.invalidate() }
-        default: post("webcmpTCF", "{\"type\":\"gpp\",\"gppString\":\"DBABTA~1YNN\"}")
+        default:
+            post("webcmpTCF", "{\"type\":\"gpp\",\"gppString\":\"DBABTA~1YNN\"}")
+            gppUpdateSent = true
         }
         let after = store.record()
         if after != before {
-            fuzzCheck(wasActive && validSaveSent, "stored consent changed without a valid save (op \(op % 10))")
+            // A GPP signal from the page's __gpp updates the GPP part of the stored consent, never the TC string.
+            let gppOnly = gppUpdateSent && after?.tcString == before?.tcString
+            fuzzCheck(wasActive && (validSaveSent || gppOnly), "stored consent changed without a valid save (op \(op % 10))")
         }
         var storedTC: String?
         if case .string(let value)? = store.iabKeys()["IABTCF_TCString"] { storedTC = value }
