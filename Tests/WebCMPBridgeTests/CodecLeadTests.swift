@@ -80,16 +80,7 @@ import Testing
         #expect(decoded.vendorConsents.count == 65_535)
     }
 
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias Generator = SplitMix64
 
     static func randomSet(_ g: inout Generator, maximum: Int, dense: Bool) -> IDSet {
         var set = IDSet()

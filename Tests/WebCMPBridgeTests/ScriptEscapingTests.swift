@@ -3,17 +3,7 @@ import Testing
 @testable import WebCMPBridge
 
 @Suite struct ScriptEscapingTests {
-    /// Deterministic generator (SplitMix64) so failures reproduce.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias Generator = SplitMix64
 
     static let tricky = ["\"", "'", "\\", "</script>", "<!--", "\u{2028}", "\u{2029}", "\0", "\n", "\r", "\t", "`", "${x}",
                          "\u{7F}", "\u{FEFF}", "🏳️‍🌈", "𝄞", "\u{10FFFF}", "\u{E000}", "</SCRIPT >", "&amp;", "\u{1B}"]
