@@ -18,8 +18,7 @@ let package = Package(
             appIcon: .placeholder(icon: .checkmark),
             accentColor: .presetColor(.blue),
             supportedDeviceFamilies: [.pad, .phone],
-            supportedInterfaceOrientations: [.portrait, .landscapeRight, .landscapeLeft],
-            appCategory: .news
+            supportedInterfaceOrientations: [.portrait, .landscapeRight, .landscapeLeft]
         ),
     ],
     dependencies: [

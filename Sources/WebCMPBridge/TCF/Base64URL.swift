@@ -30,34 +30,46 @@ public enum Base64URL {
 
     /// Decodes into `bytes`; on an invalid byte throws with the character offset counted from `offsetBase`.
     static func decode(_ utf8: Substring.UTF8View, into bytes: inout [UInt8], offsetBase: Int) throws(TCStringError) {
-        var end = utf8.endIndex
-        while end > utf8.startIndex, utf8[utf8.index(before: end)] == UInt8(ascii: "=") {
-            end = utf8.index(before: end)
+        let badByte = utf8.withContiguousStorageIfAvailable { decodeBytes($0, into: &bytes) }
+            ?? Array(utf8).withUnsafeBufferPointer { decodeBytes($0, into: &bytes) }
+        if let badByte {
+            let (bad, characterOffset) = character(in: Substring(utf8), atByte: badByte)
+            throw .invalidCharacter(bad, offset: offsetBase + characterOffset)
         }
-        let characters = utf8[utf8.startIndex..<end]
-        bytes.removeAll(keepingCapacity: true)
-        bytes.reserveCapacity((characters.count * 6 + 7) / 8)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        var offset = offsetBase
-        let table = decodeTable
-        for byte in characters {
-            let value = table[Int(byte)]
-            if value == 0xFF {
-                let (bad, characterOffset) = character(in: Substring(utf8), atByte: offset - offsetBase)
-                throw .invalidCharacter(bad, offset: offsetBase + characterOffset)
+    }
+
+    /// The decoding loop over contiguous UTF-8: returns the offset of the first byte outside the alphabet, if any.
+    private static func decodeBytes(_ input: UnsafeBufferPointer<UInt8>, into bytes: inout [UInt8]) -> Int? {
+        var count = input.count
+        while count > 0, input[count - 1] == UInt8(ascii: "=") { count -= 1 }
+        var badByte: Int?
+        decodeTable.withUnsafeBufferPointer { table in
+            bytes = [UInt8](unsafeUninitializedCapacity: (count * 6 + 7) / 8) { output, initialized in
+                var accumulator: UInt32 = 0
+                var bits = 0
+                var written = 0
+                for index in 0..<count {
+                    let value = table[Int(input[index])]
+                    if value == 0xFF {
+                        badByte = index
+                        break
+                    }
+                    accumulator = (accumulator << 6) | UInt32(value)
+                    bits += 6
+                    if bits >= 8 {
+                        bits -= 8
+                        output[written] = UInt8(truncatingIfNeeded: accumulator >> UInt32(bits))
+                        written += 1
+                    }
+                }
+                if badByte == nil, bits > 0 {
+                    output[written] = UInt8(truncatingIfNeeded: accumulator << UInt32(8 - bits))
+                    written += 1
+                }
+                initialized = written
             }
-            accumulator = (accumulator << 6) | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                bytes.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
-            }
-            offset += 1
         }
-        if bits > 0 {
-            bytes.append(UInt8(truncatingIfNeeded: accumulator << UInt32(8 - bits)))
-        }
+        return badByte
     }
 
     /// The character containing UTF-8 byte `byteOffset` of `text`, and its offset in characters.
