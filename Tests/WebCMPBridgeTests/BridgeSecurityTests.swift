@@ -135,3 +135,14 @@ import Testing
         #expect(harness.store.record() == nil)
     }
 }
+
+@MainActor
+@Suite struct BridgeEventLogTests {
+    @Test func eventLogIsBounded() {
+        let harness = BridgeHarness()
+        for _ in 0..<1_000 { harness.webView.post("jsHandler", json: "{\"type\":\"nope\"}") }
+        #expect(harness.events.count <= ConsentBridge.eventLogCapacity)
+        #expect(harness.events.count > ConsentBridge.eventLogCapacity / 2)
+        #expect(harness.events.allSatisfy { if case .error = $0 { return true } else { return false } })
+    }
+}

@@ -51,8 +51,10 @@ public final class ConsentBridge {
     public private(set) var state: State = .idle
     /// The dialect the page speaks: configured, or detected from its messages.
     public private(set) var dialect: CMPDialect?
-    /// Every event reported so far, in order.
+    /// The most recent events reported (up to ``eventLogCapacity``), in order.
     public private(set) var eventLog: [ConsentBridgeEvent] = []
+    /// How many events ``eventLog`` keeps; older ones are dropped so that a long-lived page cannot grow memory.
+    public static let eventLogCapacity = 256
 
     private let scheduler: BridgeScheduler
     private let trackingAuthorizer: TrackingAuthorizer
@@ -415,6 +417,7 @@ public final class ConsentBridge {
 
     private func report(_ event: ConsentBridgeEvent) {
         guard state != .invalidated else { return }
+        if eventLog.count == Self.eventLogCapacity { eventLog.removeFirst(Self.eventLogCapacity / 4) }
         eventLog.append(event)
         delegate?.bridge(self, didReceive: event)
         for continuation in continuations.values { continuation.yield(event) }

@@ -19,7 +19,7 @@ public enum GTKRuntime {
         while condition(), Date() < deadline {
             var busy = false
             while g_main_context_iteration(nil, 0) != 0 { busy = true }
-            _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: busy ? 0 : 0.002))
+            _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: busy ? 0 : 0.0002))
         }
     }
 }

@@ -8,6 +8,8 @@ let usage = """
            webcmp-host check URL [--dialect …] [--click ID ...] [--timeout S]
            webcmp-host share URL --state DIR [--json]
            webcmp-host selftest-escaping [--count N]
+           webcmp-host bench [URL] [--saves N=200] [--json]
+           webcmp-host soak [URL] [--saves N=10000] [--cycles M=200] [--json]
 
     run    loads a hosted CMP page in real WebKit (WebKitGTK) through the WebCMPBridge bridge, clicks the given
            element ids in order once the page is ready, and prints the event log and the stored IAB keys.
@@ -16,6 +18,10 @@ let usage = """
     check  a conformance report for a hosted CMP page; exit 0 when it conforms, 1 when not, 2 for usage errors.
     share  loads a content page with the stored consent shared into it (_sp_pass_consent=true, native-backed
            __tcfapi/__gpp) and prints what the page's own __tcfapi('getTCData') returns.
+    bench  real-engine save round trip (page save → keys stored → page acknowledged), median and p90, and load →
+           ready for a cold vs a pre-warmed web view. Default page: SampleHost/index.html?dialect=gravito.
+    soak   memory of the host process over N saves in one page session, and over M create → load → save →
+           invalidate cycles.
     Run under a display: xvfb-run -a webcmp-host …
     """
 
@@ -32,6 +38,8 @@ struct Arguments {
     var count = 300
     var origins: Set<String> = []
     var evaluations: [String] = []
+    var saves: Int?
+    var cycles = 200
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -59,6 +67,16 @@ struct Arguments {
                     throw UsageError(description: "--timeout takes seconds from 0 to 600")
                 }
                 timeout = seconds
+            case "--saves":
+                guard let number = Int(try value(argument)), number > 0, number <= 1_000_000 else {
+                    throw UsageError(description: "--saves takes a number from 1 to 1000000")
+                }
+                saves = number
+            case "--cycles":
+                guard let number = Int(try value(argument)), number > 0, number <= 10_000 else {
+                    throw UsageError(description: "--cycles takes a number from 1 to 10000")
+                }
+                cycles = number
             case "--count":
                 guard let number = Int(try value(argument)), number > 0, number <= 100_000 else {
                     throw UsageError(description: "--count takes a number from 1 to 100000")
@@ -278,6 +296,20 @@ func escapingSelfTest(_ arguments: Arguments) -> Int32 {
     return failed == 0 ? 0 : 1
 }
 
+/// SampleHost/index.html of the repository (the working directory, or beside this executable's package).
+func samplePage() -> URL {
+    let candidates = [
+        URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("SampleHost/index.html"),
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../../SampleHost/index.html").standardizedFileURL,
+    ]
+    guard let page = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
+        fail("SampleHost/index.html not found; pass a page URL", code: 2)
+    }
+    var components = URLComponents(url: page, resolvingAgainstBaseURL: false)!
+    components.queryItems = [URLQueryItem(name: "dialect", value: "gravito")]
+    return components.url!
+}
+
 let exitCode: Int32 = MainActor.assumeIsolated {
     let arguments: Arguments
     do {
@@ -295,6 +327,11 @@ let exitCode: Int32 = MainActor.assumeIsolated {
     case "check": return checkCommand(arguments)
     case "share": return shareCommand(arguments)
     case "selftest-escaping": return escapingSelfTest(arguments)
+    case "bench":
+        return Measure.bench(page: arguments.url ?? samplePage(), saves: arguments.saves ?? 200, json: arguments.json)
+    case "soak":
+        return Measure.soak(page: arguments.url ?? samplePage(), saves: arguments.saves ?? 10_000,
+                            cycles: arguments.cycles, json: arguments.json)
     default: fail("unknown command '\(arguments.command)'\n\(usage)", code: 2)
     }
 }
