@@ -42,6 +42,10 @@ public final class GTKWebView: CMPWebView {
         gtk_window_set_default_size(UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkWindow.self), 390, 844)
         gtk_container_add(UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkContainer.self), widget)
         gtk_widget_show_all(window)
+        for object in [UnsafeMutableRawPointer(widget), UnsafeMutableRawPointer(contentManager)] {
+            GTKWebView.nativeObjectsAlive += 1
+            g_object_weak_ref(UnsafeMutablePointer<GObject>(OpaquePointer(object)), nativeObjectFinalized, nil)
+        }
         nonce = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let box = Unmanaged.passRetained(CallbackBox(self))
         self.box = box
@@ -50,39 +54,61 @@ public final class GTKWebView: CMPWebView {
         connect("web-process-terminated", processTerminated, box)
     }
 
-    /// Destroys the GTK objects. The web view cannot be used afterwards.
+    /// Destroys the GTK objects. The web view cannot be used afterwards; calling `close()` again does nothing.
+    ///
+    /// Disconnects every signal handler this adapter connected (on the web view and on the user content manager)
+    /// before it lets go of the callback box, so no late signal reaches freed memory, then drops the content
+    /// manager's reference this adapter owns.
     public func close() {
+        guard let box else { return }
         eventHandler = nil
+        let data = box.toOpaque()
+        for instance in [UnsafeMutableRawPointer(view), UnsafeMutableRawPointer(contentManager)] {
+            g_signal_handlers_disconnect_matched(instance, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, data)
+        }
         for name in handlerNames { removeMessageHandler(named: name) }
         webkit_user_content_manager_remove_all_scripts(contentManager)
         gtk_widget_destroy(window)
-        box?.takeUnretainedValue().target = nil
-        box?.release()
-        box = nil
+        g_object_unref(UnsafeMutableRawPointer(contentManager))
+        box.takeUnretainedValue().target = nil
+        box.release()
+        self.box = nil
     }
+
+    /// How many of the WebKit objects the adapters created (one web view and one user content manager each) GLib has
+    /// not finalized yet. After ``close()`` both go: a count that grows over create/close cycles means a GObject
+    /// reference is leaked.
+    public internal(set) static var nativeObjectsAlive = 0
+
+    /// Whether ``close()`` has run; every operation is then a no-op.
+    public var isClosed: Bool { box == nil }
 
     // MARK: CMPWebView
 
     public func load(_ url: URL) {
+        guard !isClosed else { return }
         webkit_web_view_load_uri(view, url.absoluteString)
     }
 
     public func addUserScript(_ script: WebCMPBridge.UserScript) {
+        guard !isClosed else { return }
         userScripts.append(script)
         installScripts()
     }
 
     public func removeAllUserScripts() {
+        guard !isClosed else { return }
         userScripts.removeAll()
         installScripts()
     }
 
     public func evaluateJavaScript(_ source: String) {
+        guard !isClosed else { return }
         webkit_web_view_evaluate_javascript(view, source, -1, nil, nil, nil, nil, nil)
     }
 
     public func addMessageHandler(named name: String) {
-        guard !handlerNames.contains(name) else { return }
+        guard !isClosed, !handlerNames.contains(name) else { return }
         handlerNames.append(name)
         webkit_user_content_manager_register_script_message_handler_in_world(
             contentManager, name, GTKWebView.worldName)
@@ -103,6 +129,7 @@ public final class GTKWebView: CMPWebView {
     /// Evaluates the JavaScript expression `expression` in the main frame's page world, awaits it when it is a
     /// promise, and returns the result as JSON text (`nil` for `undefined` or on error).
     public func evaluate(_ expression: String) async -> String? {
+        guard !isClosed else { return nil }
         let body = "return (\(expression)\n);"
         return await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
             let request = Unmanaged.passRetained(EvaluationBox(continuation))
@@ -243,6 +270,11 @@ private let evaluationFinished: GAsyncReadyCallback = { source, result, userData
     defer { g_free(json) }
     box.continuation.resume(returning: String(cString: json))
 }
+
+private let nativeObjectFinalizedFunction: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GObject>?) -> Void = {
+    _, _ in MainActor.assumeIsolated { GTKWebView.nativeObjectsAlive -= 1 }
+}
+private let nativeObjectFinalized = nativeObjectFinalizedFunction
 
 private let messageReceivedFunction: @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void = {
     _, result, userData in
