@@ -2,16 +2,21 @@ import Foundation
 import Testing
 import WebCMPBridge
 
-/// The bench and soak commands run end to end (shape and completion only; timings are not asserted).
+/// The bench and soak commands run end to end. Timings and memory trends are not asserted (they are benchmarks), but
+/// what is deterministic is: every save completes without errors, and after each create → load → save → invalidate →
+/// close cycle the bridge, the adapter and the loop are deallocated and WebKit's view and content manager finalized
+/// (a retain cycle through a handler closure, or a leaked GObject reference, fails here).
 @Suite(.serialized) struct MeasureTests {
     @Test func soakAndBenchComplete() throws {
         let page = EndToEndTests.repository.appendingPathComponent("SampleHost/index.html").absoluteString + "?dialect=gravito"
         let (soakStatus, soakOutput) = try EndToEndTests.host(["soak", page, "--saves", "300", "--cycles", "5", "--json"])
-        #expect(soakStatus == 0)
+        #expect(soakStatus == 0 || soakStatus == 1)  // 1: a memory target missed on so short a run
         let soak = try JSONValue(parsing: soakOutput.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(soak["saves"] == .number(300))
         #expect(soak["errors"] == .array([]))
         #expect((soak["samples"]?.arrayValue?.count ?? 0) > 10)
+        #expect(soak["swiftObjectsSurviving"] == .number(0))
+        #expect(soak["nativeObjectsAlive"] == .number(0))
         let (benchStatus, benchOutput) = try EndToEndTests.host(["bench", page, "--saves", "50", "--json"])
         #expect(benchStatus == 0)
         let bench = try JSONValue(parsing: benchOutput.trimmingCharacters(in: .whitespacesAndNewlines))
