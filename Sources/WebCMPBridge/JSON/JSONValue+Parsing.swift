@@ -249,22 +249,23 @@ private struct BoundedJSONParser {
 
     private mutating func parseString() throws(InboundMessageError) -> String {
         index += 1
-        var scalars = String.UnicodeScalarView()
+        let start = index
+        // The decoded text as UTF-8: nil while the string has had no escape (then it is a slice of the input).
+        var decoded: [UInt8]?
         var runStart = index
         var byteCount = 0
-        func flush(_ parser: BoundedJSONParser, upTo end: Int) {
-            if end > runStart {
-                let run = String(decoding: UnsafeBufferPointer(rebasing: parser.bytes[runStart..<end]), as: UTF8.self)
-                scalars.append(contentsOf: run.unicodeScalars)
-            }
-        }
         while true {
             guard index < bytes.count else { throw syntax("unterminated string") }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                flush(self, upTo: index)
-                index += 1
-                return String(scalars)
+                defer { index += 1 }
+                guard var text = decoded else {
+                    // No escape: one UTF-8 decode of the slice (invalid UTF-8 is repaired to U+FFFD).
+                    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                }
+                decoded = nil
+                text.append(contentsOf: bytes[runStart..<index])
+                return String(decoding: text, as: UTF8.self)
             }
             guard byte >= 0x20 else { throw syntax("control character in string") }
             byteCount += 1
@@ -275,20 +276,23 @@ private struct BoundedJSONParser {
                 index += 1
                 continue
             }
-            flush(self, upTo: index)
+            var text = decoded ?? []
+            decoded = nil  // `text` owns the buffer now: appends do not copy it
+            text.append(contentsOf: bytes[runStart..<index])
             index += 1
             guard index < bytes.count else { throw syntax("unterminated escape") }
             let escape = bytes[index]
             index += 1
+            let scalar: Unicode.Scalar
             switch escape {
-            case UInt8(ascii: "\""): scalars.append("\"")
-            case UInt8(ascii: "\\"): scalars.append("\\")
-            case UInt8(ascii: "/"): scalars.append("/")
-            case UInt8(ascii: "b"): scalars.append("\u{08}")
-            case UInt8(ascii: "f"): scalars.append("\u{0C}")
-            case UInt8(ascii: "n"): scalars.append("\n")
-            case UInt8(ascii: "r"): scalars.append("\r")
-            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "\""): scalar = "\""
+            case UInt8(ascii: "\\"): scalar = "\\"
+            case UInt8(ascii: "/"): scalar = "/"
+            case UInt8(ascii: "b"): scalar = "\u{08}"
+            case UInt8(ascii: "f"): scalar = "\u{0C}"
+            case UInt8(ascii: "n"): scalar = "\n"
+            case UInt8(ascii: "r"): scalar = "\r"
+            case UInt8(ascii: "t"): scalar = "\t"
             case UInt8(ascii: "u"):
                 let unit = try parseHex4()
                 if (0xD800...0xDBFF).contains(unit) {
@@ -299,20 +303,29 @@ private struct BoundedJSONParser {
                         let low = try parseHex4()
                         if (0xDC00...0xDFFF).contains(low) {
                             let value = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
-                            scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
+                            scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
                         } else {
-                            scalars.append("\u{FFFD}")
+                            scalar = "\u{FFFD}"
                             index = save
                         }
                     } else {
-                        scalars.append("\u{FFFD}")
+                        scalar = "\u{FFFD}"
                     }
                 } else {
-                    scalars.append(Unicode.Scalar(UInt32(unit)) ?? "\u{FFFD}")
+                    scalar = Unicode.Scalar(UInt32(unit)) ?? "\u{FFFD}"
                 }
             default:
                 throw syntax("invalid escape")
             }
+            if let encoded = UTF8.encode(scalar) {
+                text.append(contentsOf: encoded)
+                // The cap is on decoded UTF-8 bytes: the backslash was counted as one, the scalar may need up to four.
+                byteCount += encoded.count - 1
+                guard byteCount <= limits.maximumStringBytes else {
+                    throw .stringTooLong(bytes: byteCount, limit: limits.maximumStringBytes)
+                }
+            }
+            decoded = text
             runStart = index
         }
     }
