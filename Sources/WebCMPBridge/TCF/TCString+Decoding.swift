@@ -27,7 +27,9 @@ extension TCString {
             let segment = Substring(utf8Segment)
             defer {
                 segmentIndex += 1
-                characterOffset += segment.count + 1
+                // A segment that decoded is base64url, i.e. ASCII: its UTF-8 count is its character count (counting
+                // Characters would cost more than the decode). A segment that did not decode ends the loop.
+                characterOffset += segment.utf8.count + 1
             }
             guard !segment.isEmpty else { throw .emptySegment(index: segmentIndex) }
             try Base64URL.decode(segment.utf8, into: &bytes, offsetBase: characterOffset)
