@@ -9,7 +9,7 @@ let usage = """
            webcmp-host share URL --state DIR [--json]
            webcmp-host selftest-escaping [--count N]
            webcmp-host bench [URL] [--saves N=200] [--json]
-           webcmp-host soak [URL] [--saves N=10000] [--cycles M=200] [--minimal-bodies] [--json]
+           webcmp-host soak [URL] [--saves N=10000] [--cycles M=200] [--minimal-bodies] [--retain-bridges] [--json]
 
     run    loads a hosted CMP page in real WebKit (WebKitGTK) through the WebCMPBridge bridge, clicks the given
            element ids in order once the page is ready, and prints the event log and the stored IAB keys.
@@ -23,6 +23,8 @@ let usage = """
     soak   memory of the host process over N saves in one page session, and over M create → load → save →
            invalidate cycles; exit 1 when a target is missed. --minimal-bodies posts {type: "save", tcstring} only
            (JavaScriptCore then collects the message values less often: resident memory rises between collections).
+           --retain-bridges is the check's own check: it keeps every cycle's bridge alive after invalidate(), as a
+           retain cycle would, so part (b) must fail.
     Run under a display: xvfb-run -a webcmp-host …
     """
 
@@ -42,6 +44,7 @@ struct Arguments {
     var saves: Int?
     var cycles = 200
     var minimalBodies = false
+    var retainBridges = false
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -76,6 +79,8 @@ struct Arguments {
                 saves = number
             case "--minimal-bodies":
                 minimalBodies = true
+            case "--retain-bridges":
+                retainBridges = true
             case "--cycles":
                 guard let number = Int(try value(argument)), number > 0, number <= 10_000 else {
                     throw UsageError(description: "--cycles takes a number from 1 to 10000")
@@ -335,7 +340,8 @@ let exitCode: Int32 = MainActor.assumeIsolated {
         return Measure.bench(page: arguments.url ?? samplePage(), saves: arguments.saves ?? 200, json: arguments.json)
     case "soak":
         return Measure.soak(page: arguments.url ?? samplePage(), saves: arguments.saves ?? 10_000,
-                            cycles: arguments.cycles, minimalBodies: arguments.minimalBodies, json: arguments.json)
+                            cycles: arguments.cycles, minimalBodies: arguments.minimalBodies,
+                            retainBridges: arguments.retainBridges, json: arguments.json)
     default: fail("unknown command '\(arguments.command)'\n\(usage)", code: 2)
     }
 }

@@ -23,4 +23,15 @@ import WebCMPBridge
         #expect(bench["saves"] == .number(50))
         #expect(bench["errors"] == .array([]))
     }
+
+    /// The leak check can fail: with `--retain-bridges` every cycle's bridge stays alive after `invalidate()`, as a
+    /// retain cycle would keep it, and the soak must count the survivors and exit 1.
+    @Test func soakDetectsRetainedBridges() throws {
+        let page = EndToEndTests.repository.appendingPathComponent("SampleHost/index.html").absoluteString + "?dialect=gravito"
+        let (status, output) = try EndToEndTests.host(["soak", page, "--saves", "20", "--cycles", "3", "--retain-bridges", "--json"])
+        #expect(status == 1)
+        let soak = try JSONValue(parsing: output.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(soak["swiftObjectsSurviving"] == .number(3))  // the bridge alone: invalidate() released its view and delegate
+        #expect(soak["cyclesPass"] == .bool(false))
+    }
 }
