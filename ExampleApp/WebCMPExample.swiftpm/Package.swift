@@ -1,5 +1,5 @@
 // swift-tools-version: 5.9
-// An iOS app package (Xcode "App Playground" format): open this folder in Xcode 15 or later, pick an iOS simulator,
+// An iOS app package (Xcode "App Playground" format): open this folder in Xcode 16 or later, pick an iOS simulator,
 // and run. It uses the WebCMPBridge package from this repository by local path.
 import AppleProductTypes
 import PackageDescription

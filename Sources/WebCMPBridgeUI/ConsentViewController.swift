@@ -33,7 +33,7 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
                 let fraction = height.fraction
                 sheet.detents = [.custom { context in context.maximumDetentValue * CGFloat(fraction) }]
                 sheet.prefersGrabberVisible = true
-            } else if #available(iOS 15.0, *), let sheet = sheetPresentationController {
+            } else if let sheet = sheetPresentationController {  // iOS 15: the system detents only
                 sheet.detents = height == .full ? [.large()] : [.medium(), .large()]
             }
         }

@@ -96,7 +96,7 @@ public final class WKCMPWebView: NSObject, CMPWebView {
 
 /// Forwards script messages to the adapter without retaining it (`WKUserContentController` retains its handlers).
 @MainActor
-private final class WeakScriptMessageHandler: NSObject, @preconcurrency WKScriptMessageHandler {
+private final class WeakScriptMessageHandler: NSObject, WKScriptMessageHandler {
     weak var target: WKCMPWebView?
 
     init(_ target: WKCMPWebView) {
@@ -110,7 +110,7 @@ private final class WeakScriptMessageHandler: NSObject, @preconcurrency WKScript
 
 /// Maps navigation callbacks to `WebViewEvent`s without retaining the adapter.
 @MainActor
-private final class WeakNavigationDelegate: NSObject, @preconcurrency WKNavigationDelegate {
+private final class WeakNavigationDelegate: NSObject, WKNavigationDelegate {
     weak var target: WKCMPWebView?
 
     init(_ target: WKCMPWebView) {
