@@ -49,7 +49,14 @@ public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertib
         }
     }
 
+    /// A one-line message. Text that came from a page is quoted safely: control, format (bidirectional overrides,
+    /// zero-width characters) and line separator characters appear as `\u{XXXX}`, and the message is cut after
+    /// 1,000 characters.
     public var description: String {
+        LogText.sanitized(unsanitizedDescription)
+    }
+
+    private var unsanitizedDescription: String {
         switch self {
         case .timeout(let seconds): return "the CMP page did not become ready within \(seconds) s"
         case let .invalidMessage(handler, error): return "rejected a message on '\(handler)': \(error)"
