@@ -334,6 +334,8 @@ enum Measure {
                 "cycles": .number(Double(cycles)),
                 "controlHeapKiBPerCycle": .number(costs.control.heapKiB), "bridgeHeapKiBPerCycle": .number(costs.bridged.heapKiB),
                 "controlResidentKiBPerCycle": .number(costs.control.residentKiB), "bridgeResidentKiBPerCycle": .number(costs.bridged.residentKiB),
+                "bridgeShareKiBPerCycle": .number(bridgeCostPerCycle),
+                "bridgeShareStandardErrorKiB": .number(costs.heapDifferenceStandardError),
                 "swiftObjectsSurviving": .number(Double(survivors)), "nativeObjectsAlive": .number(Double(nativeAlive)),
                 "heapTrendPass": .bool(heapOK), "residentTrendPass": .bool(residentOK), "cyclesPass": .bool(cyclesOK),
                 "errors": .array(loop.errors.map(JSONValue.string)),
@@ -353,7 +355,7 @@ enum Measure {
             print("  (b) \(cycles) create → load → save → invalidate → close cycles, each paired with a control cycle (bare web view: create → load → close), alternating order; means after the first fifth:")
             print("      Swift objects (bridge, adapter, loop) still alive after their cycle: \(survivors); WebKit GObjects not finalized: \(nativeAlive) — target 0 and 0")
             print("      C heap per cycle: control \(format(costs.control.heapKiB)) KiB (WebKitGTK's own), with the bridge \(format(costs.bridged.heapKiB)) KiB — the bridge's share \(format(bridgeCostPerCycle)) ± \(format(costs.heapDifferenceStandardError)) KiB (standard error), target < \(format(cycleCostTarget))")
-            print("      resident per cycle: control \(format(costs.control.residentKiB)) KiB, with the bridge \(format(costs.bridged.residentKiB)) KiB (JavaScriptCore's heap included) — \(verdict(cyclesOK))")
+            print("      resident per cycle: control \(format(costs.control.residentKiB)) KiB, with the bridge \(format(costs.bridged.residentKiB)) KiB; per pair \(format(costs.control.residentKiB + costs.bridged.residentKiB)) KiB against C heap per pair \(format(costs.control.heapKiB + costs.bridged.heapKiB)) KiB (resident pages go to whichever cycle touches them first) — \(verdict(cyclesOK))")
         }
         return completeOK && heapOK && residentOK && cyclesOK ? 0 : 1
     }
