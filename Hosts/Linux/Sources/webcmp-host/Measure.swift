@@ -239,7 +239,7 @@ enum Measure {
     /// (a plain C program shows steps), so a block of control cycles followed by a block of bridge cycles would
     /// compare two different stretches of that curve.
     static func pairedCycleCosts(_ pairs: Int, control: () -> Void, bridged: () -> Void) -> PairedCycleCosts {
-        var costs = [CycleCost(), CycleCost()], counted = 0, differences: [Double] = []
+        var costs = [CycleCost(), CycleCost()], differences: [Double] = []
         let settle = { GTKRuntime.run(until: Date().addingTimeInterval(0.02)) { true } }
         for pair in 0..<pairs {
             var heapGrowth = [0.0, 0.0]
@@ -253,12 +253,9 @@ enum Measure {
                     costs[kind].residentKiB += Double(residentKiB() - resident)
                 }
             }
-            if pair >= pairs / 5 {
-                counted += 1
-                differences.append(heapGrowth[1] - heapGrowth[0])
-            }
+            if pair >= pairs / 5 { differences.append(heapGrowth[1] - heapGrowth[0]) }
         }
-        let n = Double(max(1, counted))
+        let n = Double(max(1, differences.count))
         let mean = { (cost: CycleCost) in CycleCost(heapKiB: cost.heapKiB / n, residentKiB: cost.residentKiB / n) }
         let meanDifference = differences.reduce(0, +) / n
         let variance = differences.reduce(0) { $0 + ($1 - meanDifference) * ($1 - meanDifference) } / max(1, n - 1)
