@@ -1,4 +1,4 @@
-// swift-tools-version: 5.9
+// swift-tools-version: 6.0
 // An iOS app package (Xcode "App Playground" format): open this folder in Xcode 16 or later, pick an iOS simulator,
 // and run. It uses the WebCMPBridge package from this repository by local path.
 import AppleProductTypes

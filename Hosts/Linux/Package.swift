@@ -28,7 +28,7 @@ let package = Package(
         .testTarget(
             name: "WebCMPHostTests",
             dependencies: [.product(name: "WebCMPBridge", package: "WebCMPBridge")],
-            exclude: ["Pages"]
+            exclude: ["Pages", "Support"]
         ),
     ],
     swiftLanguageModes: [.v6]

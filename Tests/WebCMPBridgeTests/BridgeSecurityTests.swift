@@ -63,9 +63,9 @@ import Testing
 
     @Test func timeoutReportsAndIgnoresLaterMessages() {
         let harness = BridgeHarness()
-        harness.clock.advance(by: .seconds(29))
+        harness.clock.advance(by: 29)
         #expect(harness.errorCodes == [])
-        harness.clock.advance(by: .seconds(2))
+        harness.clock.advance(by: 2)
         #expect(harness.errorCodes == ["timeout"])
         #expect(harness.events.last == .uiFinished(.timedOut))
         #expect(harness.bridge.state == .timedOut)
@@ -81,11 +81,11 @@ import Testing
         first.bridge.invalidate()
 
         let keeping = BridgeHarness(store: store)
-        keeping.clock.advance(by: .seconds(31))
+        keeping.clock.advance(by: 31)
         #expect(keeping.storedTCString() == TestStrings.acceptAll)
 
         let clearing = BridgeHarness(store: store) { $0.clearsConsentOnTimeout = true }
-        clearing.clock.advance(by: .seconds(31))
+        clearing.clock.advance(by: 31)
         #expect(clearing.store.record() == nil)
         #expect(clearing.store.iabKeys().values.isEmpty)
     }
@@ -93,7 +93,7 @@ import Testing
     @Test func readyMessageCancelsTheTimeout() {
         let harness = BridgeHarness()
         harness.webView.post("jsHandler", .object(["type": .string("CMP-loaded")]))
-        harness.clock.advance(by: .seconds(120))
+        harness.clock.advance(by: 120)
         #expect(harness.errorCodes == [])
         harness.webView.post("jsHandler", save(TestStrings.rejectAll))
         #expect(harness.storedTCString() == TestStrings.rejectAll)

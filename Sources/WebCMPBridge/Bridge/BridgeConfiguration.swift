@@ -8,8 +8,8 @@ public struct BridgeConfiguration: Sendable {
     public var dialect: CMPDialect?
     /// Origins (`scheme://host[:port]`) allowed to post messages. Defaults to the origin of ``cmpURL``.
     public var allowedOrigins: Set<String>
-    /// How long the page may take to become ready before a timeout error. Default 30 s.
-    public var readyTimeout: Duration
+    /// How long the page may take to become ready before a timeout error, in seconds. Default 30.
+    public var readyTimeout: TimeInterval
     /// Whether a timeout clears stored consent. Off by default: stored consent stays untouched.
     public var clearsConsentOnTimeout: Bool
     /// The UI language (e.g. `"de"`), added to the URL as the query item ``languageQueryItemName``.
@@ -36,7 +36,7 @@ public struct BridgeConfiguration: Sendable {
         cmpURL: URL,
         dialect: CMPDialect? = nil,
         allowedOrigins: Set<String>? = nil,
-        readyTimeout: Duration = .seconds(30),
+        readyTimeout: TimeInterval = 30,
         clearsConsentOnTimeout: Bool = false,
         language: String? = nil,
         languageQueryItemName: String = "lang",

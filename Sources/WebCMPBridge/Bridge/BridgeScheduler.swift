@@ -4,31 +4,42 @@ import Foundation
 public struct BridgeScheduler: Sendable {
     /// The current date.
     public var now: @Sendable () -> Date
-    /// Runs `action` on the main actor after `delay`; the returned cancellation stops it.
-    public var schedule: @MainActor @Sendable (_ delay: Duration, _ action: @escaping @MainActor @Sendable () -> Void)
+    /// Runs `action` on the main actor after `delay` seconds; the returned cancellation stops it.
+    ///
+    /// Seconds as `TimeInterval`, not `Duration`: `Duration` needs iOS 16 / macOS 13 and the package supports iOS 15 /
+    /// macOS 12.
+    public var schedule: @MainActor @Sendable (_ delay: TimeInterval, _ action: @escaping @MainActor @Sendable () -> Void)
         -> ScheduledWork
 
     /// Creates a scheduler.
     public init(
         now: @escaping @Sendable () -> Date,
-        schedule: @escaping @MainActor @Sendable (Duration, @escaping @MainActor @Sendable () -> Void) -> ScheduledWork
+        schedule: @escaping @MainActor @Sendable (TimeInterval, @escaping @MainActor @Sendable () -> Void) -> ScheduledWork
     ) {
         self.now = now
         self.schedule = schedule
     }
 
-    /// Wall-clock time and `Task.sleep`.
+    /// Wall-clock time and `Task.sleep(nanoseconds:)`.
     public static let live = BridgeScheduler(
         now: { Date() },
         schedule: { delay, action in
             let task = Task { @MainActor in
-                try? await Task.sleep(for: delay)
+                try? await Task.sleep(nanoseconds: BridgeScheduler.nanoseconds(delay))
                 guard !Task.isCancelled else { return }
                 action()
             }
             return ScheduledWork { task.cancel() }
         }
     )
+
+    /// `seconds` as whole nanoseconds for `Task.sleep(nanoseconds:)`: negative and NaN become 0, values beyond
+    /// `UInt64` are capped (about 584 years).
+    static func nanoseconds(_ seconds: TimeInterval) -> UInt64 {
+        guard seconds > 0 else { return 0 }
+        let value = seconds * 1e9
+        return value >= Double(UInt64.max) ? UInt64.max : UInt64(value)
+    }
 }
 
 /// Work scheduled by a ``BridgeScheduler``.

@@ -191,9 +191,7 @@ public final class ConsentBridge {
     private func readyTimeoutFired() {
         guard state == .loading else { return }
         state = .timedOut
-        let components = configuration.readyTimeout.components
-        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
-        report(.error(.timeout(seconds: seconds)))
+        report(.error(.timeout(seconds: configuration.readyTimeout)))
         if configuration.clearsConsentOnTimeout { store.clearAll() }
         report(.uiFinished(.timedOut))
     }

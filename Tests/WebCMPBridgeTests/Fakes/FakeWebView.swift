@@ -42,8 +42,8 @@ final class FakeWebView: CMPWebView {
 @MainActor
 final class ManualScheduler {
     var now = Date(timeIntervalSince1970: 1_750_000_000)
-    private var pending: [(id: Int, due: Duration, action: @MainActor @Sendable () -> Void)] = []
-    private var elapsed: Duration = .zero
+    private var pending: [(id: Int, due: TimeInterval, action: @MainActor @Sendable () -> Void)] = []
+    private var elapsed: TimeInterval = 0
     private var nextID = 0
 
     var scheduler: BridgeScheduler {
@@ -58,9 +58,10 @@ final class ManualScheduler {
         )
     }
 
-    func advance(by duration: Duration) {
-        elapsed += duration
-        now += Double(duration.components.seconds)
+    /// Moves time forward by `seconds` and runs the work that became due.
+    func advance(by seconds: TimeInterval) {
+        elapsed += seconds
+        now += seconds
         let due = pending.filter { $0.due <= elapsed }
         pending.removeAll { $0.due <= elapsed }
         for work in due { work.action() }

@@ -35,7 +35,7 @@ public final class HostSession: ConsentBridgeDelegate {
         self.store = store
         self.view = view
         var configuration = BridgeConfiguration(cmpURL: options.url, dialect: options.dialect)
-        configuration.readyTimeout = .milliseconds(Int(options.timeout * 1000))
+        configuration.readyTimeout = options.timeout
         configuration.allowedOrigins.formUnion(options.extraOrigins)
         bridge = ConsentBridge(configuration: configuration, store: store)
         bridge.delegate = self

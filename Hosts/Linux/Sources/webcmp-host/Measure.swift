@@ -59,7 +59,7 @@ enum Measure {
 
         init(page: URL) {
             var configuration = BridgeConfiguration(cmpURL: page, dialect: .gravito)
-            configuration.readyTimeout = .seconds(30)
+            configuration.readyTimeout = 30
             bridge = ConsentBridge(configuration: configuration, store: .inMemory())
             bridge.delegate = self
             bridge.attach(to: view)

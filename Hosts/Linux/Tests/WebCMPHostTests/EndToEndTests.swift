@@ -193,24 +193,36 @@ import WebCMPBridge
     }
 }
 
-/// A loopback HTTP server (Python's http.server, from the machine's python3) for the duration of the test process.
+/// A loopback HTTP server (`Support/loopback_server.py`, standard-library Python) for the duration of the test process.
+///
+/// The server exits when its standard input reaches end-of-file. The write end of that pipe lives only in this
+/// process, so the server ends with the test process however it ends: a test run leaves no server behind.
 enum LoopbackServer {
+    /// The servers' stdin pipes, kept open for the life of the test process.
+    nonisolated(unsafe) private static var lifelines: [Pipe] = []
+    private static let lock = NSLock()
+
     static func start(serving directory: URL) -> String {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Support/loopback_server.py")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", directory.path]
+        process.arguments = ["python3", "-u", script.path, directory.path]
         let output = Pipe()
+        let lifeline = Pipe()
         process.standardOutput = output
+        process.standardInput = lifeline
         process.standardError = FileHandle.nullDevice
         do { try process.run() } catch { return "http://127.0.0.1:1" }
-        // "Serving HTTP on 127.0.0.1 port 41231 (http://127.0.0.1:41231/) ..."
+        lock.withLock { lifelines.append(lifeline) }
+        // First line: "port 41231".
         var text = ""
-        while !text.contains(") ...") {
+        while !text.contains("\n") {
             let data = output.fileHandleForReading.availableData
             if data.isEmpty { break }
             text += String(decoding: data, as: UTF8.self)
         }
-        let port = text.split(separator: " ").drop { $0 != "port" }.dropFirst().first.map(String.init) ?? "1"
+        let port = text.split(whereSeparator: \.isWhitespace).drop { $0 != "port" }.dropFirst().first.map(String.init) ?? "1"
         return "http://127.0.0.1:\(port)"
     }
 }
