@@ -1,8 +1,17 @@
 import Foundation
 import WebCMPBridge
 
-/// `webcmp inspect`: the decoded fields and the exact in-app keys for the given consent strings.
+/// `webcmp inspect`: the decoded fields and the exact in-app keys for the given consent strings, computed by the same
+/// ``ConsentCommit`` as the bridge, so that it prints exactly what the bridge would store and refuses what the bridge
+/// refuses (bad input: exit 2).
 enum Inspect {
+    /// What the command line says.
+    struct Input {
+        var strings: ConsentStrings
+        var gdprApplies: Bool?
+        var rules: ConsentCommit.Rules
+    }
+
     static func run(_ arguments: [String]) -> Int32 {
         do throws(UsageError) {
             let parsed = try ParsedArguments(
@@ -13,19 +22,19 @@ enum Inspect {
                 print(WebCMPCommand.usage, terminator: "")
                 return 0
             }
-            let consent = try consent(from: parsed)
-            let keys: IABKeySet
+            let input = try input(from: parsed)
+            let commit: ConsentCommit
             do {
-                keys = try IABKeySet(mapping: consent)
-            } catch let error as TCStringError {
-                throw UsageError(message: "the TC string is invalid: \(error)")
+                commit = try ConsentCommit(
+                    strings: input.strings, gdprApplies: input.gdprApplies, previous: nil, rules: input.rules,
+                    now: Date())
             } catch {
-                throw UsageError(message: String(describing: error))
+                throw UsageError(message: "refused, as the bridge would refuse it: \(error)")
             }
             if parsed.flags.contains("--json") {
-                print(try json(keys))
+                print(try json(commit.keys))
             } else {
-                print(readable(consent, keys: keys), terminator: "")
+                print(readable(commit), terminator: "")
             }
             return 0
         } catch {
@@ -34,21 +43,23 @@ enum Inspect {
         }
     }
 
-    static func consent(from parsed: ParsedArguments) throws(UsageError) -> InAppConsent {
+    static func input(from parsed: ParsedArguments) throws(UsageError) -> Input {
         guard parsed.positional.count <= 1 else {
             throw UsageError(message: "expected one TC string, got \(parsed.positional.count) arguments")
         }
-        var consent = InAppConsent(
-            tcString: parsed.positional.first,
-            cmpSDKID: try parsed.integer("--cmp-sdk-id"),
-            cmpSDKVersion: try parsed.integer("--cmp-sdk-version"),
-            additionalConsent: parsed.options["--ac"],
-            gppString: parsed.options["--gpp"],
-            usPrivacy: parsed.options["--usp"])
+        var input = Input(
+            strings: ConsentStrings(
+                tcString: parsed.positional.first, additionalConsent: parsed.options["--ac"],
+                gppString: parsed.options["--gpp"], usPrivacy: parsed.options["--usp"]),
+            gdprApplies: nil,
+            // Without --gdpr-applies, IABTCF_gdprApplies stays unset ("undetermined").
+            rules: ConsentCommit.Rules(
+                cmpSDKID: try parsed.integer("--cmp-sdk-id"), cmpSDKVersion: try parsed.integer("--cmp-sdk-version"),
+                gdprApplies: nil))
         switch parsed.options["--gdpr-applies"] {
         case nil: break
-        case "1": consent.gdprApplies = true
-        case "0": consent.gdprApplies = false
+        case "1": input.gdprApplies = true
+        case "0": input.gdprApplies = false
         case let other?:
             throw UsageError(message: "option --gdpr-applies needs 0 or 1, not \(WebCMPCommand.describe(other))")
         }
@@ -60,14 +71,12 @@ enum Inspect {
                 }
                 ids.append(id)
             }
-            consent.gppApplicableSections = ids
+            input.strings.gppApplicableSections = ids
         }
-        guard consent.tcString?.isEmpty == false || consent.gppString?.isEmpty == false
-            || consent.usPrivacy?.isEmpty == false
-        else {
+        guard !input.strings.isEmpty else {
             throw UsageError(message: "no TC string given (and no --gpp or --usp); see webcmp inspect --help")
         }
-        return consent
+        return input
     }
 
     /// The key set as one JSON object, members in byte order of the key names: the `--json` contract.
@@ -106,12 +115,11 @@ enum Inspect {
     }
 
     /// Human-readable output: decoded fields, then the keys.
-    static func readable(_ consent: InAppConsent, keys: IABKeySet) -> String {
+    static func readable(_ commit: ConsentCommit) -> String {
+        let keys = commit.keys
         var out = ""
-        if let raw = consent.tcString, !raw.isEmpty, let model = try? TCString(decoding: raw) {
-            out += describeTCString(model)
-        }
-        out += describeOtherInputs(consent)
+        if let model = commit.summary.decoded { out += describeTCString(model) }
+        out += describeOtherInputs(commit.record)
         out += "\nUserDefaults keys (\(keys.values.count)):\n"
         for key in keys.values.keys.sorted() {
             let value: String
@@ -165,10 +173,10 @@ enum Inspect {
         return out
     }
 
-    static func describeOtherInputs(_ consent: InAppConsent) -> String {
+    static func describeOtherInputs(_ consent: ConsentRecord) -> String {
         var out = ""
         if let gdprApplies = consent.gdprApplies { out += "gdprApplies: \(gdprApplies ? 1 : 0)\n" }
-        if let raw = consent.additionalConsent, !raw.isEmpty, let ac = try? AdditionalConsent(parsing: raw) {
+        if let raw = consent.additionalConsent, let ac = try? AdditionalConsent(parsing: raw) {
             out += "Additional Consent v\(ac.version): consented providers (\(ac.consentedProviders.count)) "
             out += "\(ranges(IDSet(ac.consentedProviders)))"
             if ac.version >= 2 {
@@ -176,13 +184,13 @@ enum Inspect {
             }
             out += "\n"
         }
-        if let raw = consent.gppString, !raw.isEmpty, let gpp = try? GPPString(parsing: raw) {
+        if let raw = consent.gppString, let gpp = try? GPPString(parsing: raw) {
             out += "GPP v\(gpp.version): sections \(gpp.sectionIDs.map(String.init).joined(separator: ", "))\n"
             for section in gpp.sections {
                 out += "  section \(section.id): \(WebCMPCommand.describe(section.string, limit: 72))\n"
             }
         }
-        if let usp = consent.usPrivacy, !usp.isEmpty { out += "US Privacy: \(usp)\n" }
+        if let usp = consent.usPrivacy { out += "US Privacy: \(usp)\n" }
         return out
     }
 

@@ -63,8 +63,8 @@ import Testing
         ]))
         #expect(harness.errorCodes == [])
         #expect(harness.storedTCString() == TestStrings.acceptAll)
-        #expect(harness.events.last == .uiFinished(.consentSaved))
-
+        // The UI stays open for the settle delay: the GPP update a CMP sends right after its TCF event is stored too.
+        #expect(!harness.events.contains(.uiFinished(.consentSaved)))
         harness.webView.post("webcmpTCF", .object([
             "type": .string("gpp"), "gppString": .string("DBABMA~" + TestStrings.acceptAll),
             "applicableSections": .array([.number(2)]),
@@ -72,6 +72,93 @@ import Testing
         #expect(harness.store.iabKeys()["IABGPP_HDR_GppString"] == .string("DBABMA~" + TestStrings.acceptAll))
         #expect(harness.store.iabKeys()["IABGPP_GppSID"] == .string("2"))
         #expect(harness.storedTCString() == TestStrings.acceptAll)
+        harness.clock.advance(by: 0.5)
+        #expect(harness.events.last == .uiFinished(.consentSaved))
+        #expect(harness.bridge.state == .invalidated)
+
+        // Nothing is stored after the UI finished.
+        harness.webView.post("webcmpTCF", .object([
+            "type": .string("tcf"), "eventStatus": .string("useractioncomplete"),
+            "tcString": .string(TestStrings.rejectAll),
+        ]))
+        #expect(harness.storedTCString() == TestStrings.acceptAll)
+    }
+
+    @Test func reopenedTCFCMPStaysOpenUntilTheUserActs() throws {
+        let harness = BridgeHarness(dialect: .tcf)
+        harness.webView.post("webcmpTCF", .object(["type": .string("ready")]))
+        // A CMP that already has consent reports it first (tcloaded): stored, but the UI stays open.
+        harness.webView.post("webcmpTCF", .object([
+            "type": .string("tcf"), "eventStatus": .string("tcloaded"), "tcString": .string(TestStrings.acceptAll),
+        ]))
+        harness.clock.advance(by: 5)
+        #expect(harness.storedTCString() == TestStrings.acceptAll)
+        #expect(!harness.events.contains { $0.endsPresentation })
+        harness.webView.post("webcmpTCF", .object(["type": .string("tcf"), "eventStatus": .string("cmpuishown")]))
+        harness.webView.post("webcmpTCF", .object([
+            "type": .string("tcf"), "eventStatus": .string("useractioncomplete"),
+            "tcString": .string(TestStrings.analyticsOnly),
+        ]))
+        harness.clock.advance(by: 1)
+        #expect(harness.storedTCString() == TestStrings.analyticsOnly)
+        #expect(harness.events.last == .uiFinished(.consentSaved))
+    }
+
+    @Test func failureEndsTheRunAndALaterSaveIsIgnored() throws {
+        let harness = BridgeHarness(dialect: .gravito)
+        harness.webView.eventHandler?(.didFailLoading(nil, description: "offline"))
+        #expect(harness.events.last == .uiFinished(.failed))
+        #expect(harness.bridge.state == .invalidated)
+        harness.webView.post("jsHandler", .object(["type": .string("save"), "tcstring": .string(TestStrings.acceptAll)]))
+        #expect(harness.store.record() == nil)
+    }
+
+    @Test func httpErrorStatusIsALoadFailure() throws {
+        let harness = BridgeHarness(dialect: .gravito)
+        harness.webView.eventHandler?(.didReceiveResponse(URL(string: "https://cmp.example.com/app/"), statusCode: 200))
+        #expect(harness.errorCodes == [])
+        let failing = BridgeHarness(dialect: .gravito)
+        failing.webView.eventHandler?(.didReceiveResponse(URL(string: "https://cmp.example.com/app/"), statusCode: 503))
+        #expect(failing.events.contains(.error(.loadFailed(WebViewLoadError(
+            url: URL(string: "https://cmp.example.com/app/"), statusCode: 503, reason: "the server answered an error")))))
+        #expect(failing.events.last == .uiFinished(.failed))
+    }
+
+    @Test func automaticModeNeedsARealSignalNotJustALoad() throws {
+        let harness = BridgeHarness(dialect: nil)
+        harness.webView.finishLoading()
+        #expect(harness.bridge.state == .loading)
+        harness.clock.advance(by: 31)
+        #expect(harness.errorCodes == ["timeout"])
+        #expect(harness.events.last == .uiFinished(.timedOut))
+        #expect(harness.store.record() == nil)
+    }
+
+    @Test func onesecondbeforeConsentEndsTheUI() throws {
+        let harness = BridgeHarness(dialect: .onesecondbefore)
+        harness.webView.finishLoading()
+        #expect(harness.events.first == .uiReady(.onesecondbefore))
+        harness.webView.post("osbCmpMessageHandler", .object([
+            "consent": .object(["tcString": .string(TestStrings.acceptAll)]),
+        ]))
+        harness.clock.advance(by: 1)
+        #expect(harness.storedTCString() == TestStrings.acceptAll)
+        #expect(harness.events.last == .uiFinished(.consentSaved))
+    }
+
+    @Test func gppOnlyCMPIsConsent() throws {
+        let harness = BridgeHarness(dialect: .tcf)
+        // A GPP header with no section is no consent yet.
+        harness.webView.post("webcmpTCF", .object(["type": .string("gpp"), "gppString": .string("DBAA")]))
+        #expect(harness.store.record() == nil)
+        #expect(harness.errorCodes == ["invalidConsent"])
+        harness.webView.post("webcmpTCF", .object([
+            "type": .string("gpp"), "gppString": .string("DBABTA~1YNN"), "applicableSections": .array([.number(6)]),
+        ]))
+        #expect(harness.store.iabKeys()["IABGPP_HDR_GppString"] == .string("DBABTA~1YNN"))
+        #expect(harness.store.iabKeys()["IABGPP_6_String"] == .string("1YNN"))
+        #expect(harness.store.iabKeys()["IABTCF_gdprApplies"] == nil)
+        #expect(ConsentBridge.needsConsentUI(store: harness.store, now: harness.clock.now) == nil)
     }
 
     @Test func automaticDetectionPrefersTheAppProtocol() throws {
@@ -110,8 +197,14 @@ import Testing
         while webView.loadedURLs.isEmpty { await Task.yield() }
         webView.post("jsHandler", .object(["type": .string("save"), "tcstring": .string(TestStrings.acceptAll)]))
         webView.post("jsHandler", .object(["type": .string("close")]))
-        let summary = try #require(await task.value)
-        #expect(summary.tcString == TestStrings.acceptAll)
+        let outcome = await task.value
+        #expect(outcome.summary?.tcString == TestStrings.acceptAll)
+        #expect(outcome.finishReason == .closed)
+        #expect(outcome.errors.isEmpty)
+        // run(in:) leaves nothing registered in the web view.
+        #expect(bridge.state == .invalidated)
+        #expect(webView.handlers.isEmpty)
+        #expect(webView.userScripts.isEmpty)
     }
 }
 

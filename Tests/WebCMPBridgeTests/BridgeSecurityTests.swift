@@ -68,7 +68,7 @@ import Testing
         harness.clock.advance(by: 2)
         #expect(harness.errorCodes == ["timeout"])
         #expect(harness.events.last == .uiFinished(.timedOut))
-        #expect(harness.bridge.state == .timedOut)
+        #expect(harness.bridge.state == .invalidated)
         harness.webView.post("jsHandler", save(TestStrings.acceptAll))
         #expect(harness.store.record() == nil)
         #expect(harness.events.count == 2)

@@ -50,7 +50,7 @@ struct BridgeHarness {
     var events: [ConsentBridgeEvent] { bridge.eventLog }
 
     var errorCodes: [String] {
-        events.compactMap { if case .error(let error) = $0 { return error.code } else { return nil } }
+        events.compactMap { if case .error(let error) = $0 { return error.code.rawValue } else { return nil } }
     }
 
     var savedSummaries: [ConsentSummary] {

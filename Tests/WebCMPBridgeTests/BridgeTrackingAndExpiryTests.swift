@@ -8,16 +8,44 @@ import Testing
         for _ in 0..<20 { await Task.yield() }
     }
 
-    @Test func marketingConsentChainsOnePrompt() async {
+    @Test func marketingConsentChainsOnePromptAfterTheUIIsGone() async {
         let harness = BridgeHarness { $0.tracking = .afterConsent() }
+        harness.bridge.beginPresentation()
+        harness.webView.post("jsHandler", .object(["type": .string("save"), "tcstring": .string(TestStrings.acceptAll)]))
         harness.webView.post("jsHandler", .object(["type": .string("save"), "tcstring": .string(TestStrings.acceptAll)]))
         await settle()
-        #expect(harness.tracking.requests == 1)
-        #expect(harness.events.last == .trackingAuthorization(.authorized))
-        harness.tracking.status = .notDetermined  // even if the system did not record an answer
-        harness.webView.post("jsHandler", .object(["type": .string("save"), "tcstring": .string(TestStrings.acceptAll)]))
+        #expect(harness.tracking.requests == 0)  // never while the consent UI is up
+        harness.webView.post("jsHandler", .object(["type": .string("close")]))
+        await settle()
+        #expect(harness.tracking.requests == 0)  // nor while it is being dismissed
+        harness.tracking.active = false
+        harness.bridge.endPresentation()
+        await settle()
+        #expect(harness.tracking.requests == 0)  // nor while the app is inactive
+        harness.tracking.becomeActive()
         await settle()
         #expect(harness.tracking.requests == 1)
+        #expect(harness.events.suffix(2) == [.uiFinished(.closed), .trackingAuthorization(.authorized)])
+        #expect(harness.bridge.state == .invalidated)
+    }
+
+    @Test func runDeliversTheTrackingResult() async {
+        let webView = FakeWebView()
+        let tracking = FakeTrackingAuthorizer()
+        tracking.answer = .denied
+        var configuration = BridgeConfiguration(cmpURL: URL(string: "https://cmp.example.com/")!, dialect: .gravito)
+        configuration.tracking = .afterConsent()
+        let bridge = ConsentBridge(
+            configuration: configuration, store: .inMemory(), scheduler: ManualScheduler().scheduler,
+            trackingAuthorizer: tracking.client)
+        let task = Task { @MainActor in await bridge.run(in: webView) }
+        while webView.loadedURLs.isEmpty { await Task.yield() }
+        webView.post("jsHandler", .object(["type": .string("save"), "tcstring": .string(TestStrings.acceptAll)]))
+        webView.post("jsHandler", .object(["type": .string("close")]))
+        let outcome = await task.value
+        #expect(outcome.finishReason == .closed)
+        #expect(outcome.trackingAuthorization == .denied)
+        #expect(tracking.requests == 1)
     }
 
     @Test func rejectedMarketingNeverPrompts() async {
@@ -107,5 +135,57 @@ import Testing
                         record: record(savedDaysAgo: 0))
         #expect(ConsentBridge.needsConsentUI(store: store, now: now) == nil)
         #expect(ConsentBridge.needsConsentUI(store: store, now: now.addingTimeInterval(400 * 86_400)) == .tooOld)
+    }
+}
+
+@MainActor
+@Suite struct BridgeDismissalTests {
+    @Test func afterChoiceIsModalUntilTheUserChose() {
+        let harness = BridgeHarness()
+        #expect(!harness.bridge.allowsInteractiveDismissal)
+        harness.webView.post("jsHandler", .object(["type": .string("save"), "tcstring": .string(TestStrings.rejectAll)]))
+        #expect(harness.bridge.allowsInteractiveDismissal)
+    }
+
+    @Test func afterChoiceAllowsDismissalWhenValidConsentWasStored() throws {
+        let first = BridgeHarness()
+        first.webView.post("jsHandler", .object(["type": .string("save"), "tcstring": .string(TestStrings.rejectAll)]))
+        // A second run over the same store ("Privacy settings"): the user chose before.
+        let second = BridgeHarness(store: first.store)
+        #expect(second.bridge.allowsInteractiveDismissal)
+        #expect(BridgeHarness { $0.interactiveDismissal = .always }.bridge.allowsInteractiveDismissal)
+        let never = BridgeHarness(store: first.store) { $0.interactiveDismissal = .never }
+        #expect(!never.bridge.allowsInteractiveDismissal)
+    }
+
+    @Test func aDismissalWithoutAChoiceIsReportedAndInvalidates() {
+        let harness = BridgeHarness { $0.interactiveDismissal = .always }
+        harness.bridge.beginPresentation()
+        harness.webView.post("jsHandler", .object(["type": .string("CMP-loaded")]))
+        harness.bridge.endPresentation()
+        #expect(harness.events.last == .uiFinished(.dismissedByUser))
+        #expect(harness.bridge.state == .invalidated)
+        #expect(harness.webView.handlers.isEmpty)
+        // A save that arrives afterwards is not stored.
+        harness.webView.post("jsHandler", .object(["type": .string("save"), "tcstring": .string(TestStrings.acceptAll)]))
+        #expect(harness.store.record() == nil)
+    }
+
+    @Test func endingThePresentationAfterTheUIFinishedReportsNothingMore() {
+        let harness = BridgeHarness()
+        harness.bridge.beginPresentation()
+        harness.webView.post("jsHandler", .object(["type": .string("close")]))
+        harness.bridge.endPresentation()
+        #expect(harness.events.filter(\.endsPresentation) == [.uiFinished(.closed)])
+    }
+
+    @Test func changingTheCMPURLMovesTheAllowedOrigin() {
+        var configuration = BridgeConfiguration(cmpURL: URL(string: "https://a.example/cmp")!)
+        #expect(configuration.allowedOrigins == ["https://a.example"])
+        configuration.cmpURL = URL(string: "https://b.example:8443/cmp")!
+        #expect(configuration.allowedOrigins == ["https://b.example:8443"])
+        configuration.allowedOrigins = ["https://c.example"]
+        configuration.cmpURL = URL(string: "https://d.example/cmp")!
+        #expect(configuration.allowedOrigins == ["https://c.example"])
     }
 }

@@ -69,11 +69,9 @@ import Testing
         try Self.withStore(backend) { store in
             #expect(store.iabKeys().values.isEmpty)
             #expect(store.record() == nil)
-            #expect(store.savedAt() == nil)
             try store.apply(Self.keysV1, record: Self.record)
             #expect(store.iabKeys() == Self.keysV1)
             #expect(store.record() == Self.record)
-            #expect(store.savedAt() == Self.record.savedAt)
         }
     }
 
@@ -85,7 +83,6 @@ import Testing
             try store.apply(Self.keysV2, record: nil)
             #expect(store.iabKeys() == Self.keysV2)
             #expect(store.record() == nil)
-            #expect(store.savedAt() == nil)
             let all = Self.everything(store)
             for (key, value) in Self.foreign { #expect(all[key] == value, "\(key)") }
             #expect(all["IABTCF_PublisherRestrictions7"] == nil)
@@ -156,11 +153,9 @@ import Testing
             try store.storage.write(
                 [
                     ConsentStore.recordKey: .data(Data("{\"savedAt\": \"yesterday\"}".utf8)),
-                    ConsentStore.savedAtKey: .string("now"),
                     "IABTCF_CmpSdkID": .double(1.5),
                 ], [])
             #expect(store.record() == nil)
-            #expect(store.savedAt() == nil)
             #expect(store.iabKeys().values.isEmpty)
             try store.storage.write([ConsentStore.recordKey: .string("not json")], [])
             #expect(store.record() == nil)

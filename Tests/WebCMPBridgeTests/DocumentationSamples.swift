@@ -8,7 +8,7 @@ enum DocumentationSamples {
     // README.md — Quick start
     static func readmeQuickStart() {
         @MainActor
-        func showConsentIfNeeded(in webView: any CMPWebView) async -> ConsentSummary? {
+        func showConsentIfNeeded(in webView: any CMPWebView) async -> ConsentOutcome? {
             let store = ConsentStore.userDefaults()
             let configuration = BridgeConfiguration(
                 cmpURL: URL(string: "https://www.example.com/consent/app.html")!,

@@ -7,14 +7,19 @@ public struct TrackingAuthorizer: Sendable {
     public var status: @MainActor @Sendable () -> TrackingAuthorizationStatus
     /// Shows the system prompt and returns the resulting status, or throws ``TrackingAuthorizationError``.
     public var request: @MainActor @Sendable () async throws(TrackingAuthorizationError) -> TrackingAuthorizationStatus
+    /// Returns once the app is active. Apple shows the tracking prompt only to an active app (a request made while
+    /// the app is inactive returns `.notDetermined` without a prompt), so the bridge waits for this before it asks.
+    public var waitUntilActive: @MainActor @Sendable () async -> Void
 
     /// Creates a client.
     public init(
         status: @escaping @MainActor @Sendable () -> TrackingAuthorizationStatus,
-        request: @escaping @MainActor @Sendable () async throws(TrackingAuthorizationError) -> TrackingAuthorizationStatus
+        request: @escaping @MainActor @Sendable () async throws(TrackingAuthorizationError) -> TrackingAuthorizationStatus,
+        waitUntilActive: @escaping @MainActor @Sendable () async -> Void = {}
     ) {
         self.status = status
         self.request = request
+        self.waitUntilActive = waitUntilActive
     }
 
     /// A platform without App Tracking Transparency: status `.unavailable`, never prompts.

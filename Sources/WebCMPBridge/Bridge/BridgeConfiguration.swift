@@ -6,10 +6,18 @@ public struct BridgeConfiguration: Sendable {
     public var cmpURL: URL
     /// The page's dialect; `nil` detects it from the first message (see ``ConsentBridge``).
     public var dialect: CMPDialect?
-    /// Origins (`scheme://host[:port]`) allowed to post messages. Defaults to the origin of ``cmpURL``.
-    public var allowedOrigins: Set<String>
+    /// Origins (`scheme://host[:port]`) allowed to post messages. Unless set, the origin of ``cmpURL`` (following
+    /// later changes of ``cmpURL``).
+    public var allowedOrigins: Set<String> {
+        get { explicitAllowedOrigins ?? Set([SecurityOrigin.origin(of: cmpURL)].compactMap { $0 }) }
+        set { explicitAllowedOrigins = newValue }
+    }
+    private var explicitAllowedOrigins: Set<String>?
     /// How long the page may take to become ready before a timeout error, in seconds. Default 30.
     public var readyTimeout: TimeInterval
+    /// How long a dialect without a close message (generic TCF, Onesecondbefore) stays open after the user's choice
+    /// was saved, in seconds, so that the GPP update a CMP sends just after its TCF event is stored too. Default 0.5.
+    public var finishDelay: TimeInterval = 0.5
     /// Whether a timeout clears stored consent. Off by default: stored consent stays untouched.
     public var clearsConsentOnTimeout: Bool
     /// The UI language (e.g. `"de"`), added to the URL as the query item ``languageQueryItemName``.
@@ -30,6 +38,8 @@ public struct BridgeConfiguration: Sendable {
     public var tracking: TrackingPolicy
     /// Caps on message bodies.
     public var limits: JSONLimits
+    /// Whether the user may dismiss the consent UI without acting in the CMP. Default ``InteractiveDismissal/afterChoice``.
+    public var interactiveDismissal: InteractiveDismissal
 
     /// Creates a configuration.
     public init(
@@ -46,11 +56,12 @@ public struct BridgeConfiguration: Sendable {
         gdprApplies: Bool? = true,
         expiry: ConsentExpiryPolicy = ConsentExpiryPolicy(),
         tracking: TrackingPolicy = .disabled,
-        limits: JSONLimits = .default
+        limits: JSONLimits = .default,
+        interactiveDismissal: InteractiveDismissal = .afterChoice
     ) {
         self.cmpURL = cmpURL
         self.dialect = dialect
-        self.allowedOrigins = allowedOrigins ?? Set([SecurityOrigin.origin(of: cmpURL)].compactMap { $0 })
+        explicitAllowedOrigins = allowedOrigins
         self.readyTimeout = readyTimeout
         self.clearsConsentOnTimeout = clearsConsentOnTimeout
         self.language = language
@@ -62,6 +73,17 @@ public struct BridgeConfiguration: Sendable {
         self.expiry = expiry
         self.tracking = tracking
         self.limits = limits
+        self.interactiveDismissal = interactiveDismissal
+    }
+
+    /// The consent rules of ``ConsentCommit`` for a save in `dialect`, on a page that reported `pageConfigVersion`.
+    func commitRules(dialect: CMPDialect, pageConfigVersion: String?) -> ConsentCommit.Rules {
+        ConsentCommit.Rules(
+            cmpSDKID: cmpSDKID, cmpSDKVersion: cmpSDKVersion, gdprApplies: gdprApplies,
+            configVersion: pageConfigVersion ?? expiry.currentConfigVersion,
+            minimumPolicyVersion: expiry.minimumPolicyVersion,
+            // Gravito always sends its non-TCF data: a save without it clears it.
+            keepsPreviousNonTCFData: dialect != .gravito)
     }
 
     /// The URL the bridge loads: ``cmpURL`` with the language and the additional query items appended (existing query

@@ -8,23 +8,22 @@ public protocol ConsentBridgeDelegate: AnyObject {
 }
 
 /// Connects a hosted CMP page in a web view to the app: validates what the page posts, answers it, stores consent
-/// as the IAB in-app keys, and reports events.
+/// as the IAB in-app keys (through ``ConsentCommit``), and reports events.
 ///
 /// ```swift
 /// let bridge = ConsentBridge(configuration: BridgeConfiguration(cmpURL: url), store: .userDefaults())
-/// bridge.delegate = self
-/// bridge.attach(to: webView)   // any CMPWebView: the WKWebView adapter on Apple platforms
-/// bridge.start()
+/// let outcome = await bridge.run(in: webView)   // any CMPWebView: WKCMPWebView on Apple platforms
 /// ```
 ///
-/// Dialect detection (``BridgeConfiguration/dialect`` `nil`): the handlers of every dialect are registered and the
-/// generic TCF forwarder is installed. A message on the Gravito or Onesecondbefore handler fixes the dialect; the
-/// generic TCF dialect is fixed only by its first consent event, and an app-protocol message still takes over after
-/// that (pages with an app protocol usually also run `__tcfapi`).
+/// A bridge serves one run of the CMP UI: idle → loading → ready → finished → invalidated. Once the UI is finished
+/// nothing the page sends is stored; then, when the app enabled it and the user granted marketing purposes, App
+/// Tracking Transparency is requested once the UI is gone and the app is active, and the bridge invalidates itself
+/// (removing its handlers and scripts and finishing its event streams). Dialect rules: ``DialectDetection``.
 ///
-/// Readiness and the timeout: Gravito and generic TCF pages are ready with their ready message. Onesecondbefore
-/// pages have none, so the finished main-frame load counts as ready; in automatic mode a finished load also stops
-/// the timeout (the timeout then catches pages that never load, not pages that never speak).
+/// Readiness: a ready message (Gravito `CMP-loaded`/`start`, the TCF forwarder's `ready` once the page's `__tcfapi`
+/// answers), a UI-shown event or a save. Onesecondbefore pages have no ready message: with that dialect configured,
+/// the finished main-frame load counts as ready. In automatic mode a load alone never counts: a page whose CMP never
+/// speaks ends in a ``ConsentBridgeError/timeout(seconds:)``.
 @MainActor
 public final class ConsentBridge {
     /// Where the bridge is in its life.
@@ -35,9 +34,9 @@ public final class ConsentBridge {
         case loading
         /// The page is ready.
         case ready
-        /// The page did not become ready in time; further messages are ignored.
-        case timedOut
-        /// ``ConsentBridge/invalidate()`` was called; further messages are ignored.
+        /// The UI is finished; nothing more is stored.
+        case finished(UIFinishReason)
+        /// Handlers and scripts are removed and the event streams finished.
         case invalidated
     }
 
@@ -50,22 +49,29 @@ public final class ConsentBridge {
     /// The current state.
     public private(set) var state: State = .idle
     /// The dialect the page speaks: configured, or detected from its messages.
-    public private(set) var dialect: CMPDialect?
-    /// The most recent events reported (up to ``eventLogCapacity``), in order.
-    public private(set) var eventLog: [ConsentBridgeEvent] = []
+    public var dialect: CMPDialect? { detection.current }
+
+    /// The most recent events (up to ``eventLogCapacity``), for tests and the Linux host.
+    package private(set) var eventLog: [ConsentBridgeEvent] = []
     /// How many events ``eventLog`` keeps; older ones are dropped so that a long-lived page cannot grow memory.
-    public static let eventLogCapacity = 256
+    package static let eventLogCapacity = 256
 
     private let scheduler: BridgeScheduler
     private let trackingAuthorizer: TrackingAuthorizer
     private let decoder: CMPMessageDecoder
+    private var detection: DialectDetection
     private weak var webView: (any CMPWebView)?
     private var timeout: ScheduledWork?
+    private var pendingFinish: ScheduledWork?
     private var configVersion: String?
-    private var latestGPP: (string: String, sections: [Int]?)?
+    private var pageGPP: (string: String, sections: [Int]?)?
     private var lastPayload: ConsentPayload?
-    private var trackingRequestedForTCString: String?
     private var announcedReady = false
+    private var userChose = false
+    private let hadValidConsent: Bool
+    private var trackingPending = false
+    private var isPresented = false
+    private var presentationWaiters: [CheckedContinuation<Void, Never>] = []
     private var continuations: [UUID: AsyncStream<ConsentBridgeEvent>.Continuation] = [:]
 
     /// Creates a bridge.
@@ -75,17 +81,16 @@ public final class ConsentBridge {
     ///   - scheduler: time; ``BridgeScheduler/live`` in apps.
     ///   - trackingAuthorizer: App Tracking Transparency; used only when ``BridgeConfiguration/tracking`` enables it.
     public init(
-        configuration: BridgeConfiguration,
-        store: ConsentStore,
-        scheduler: BridgeScheduler = .live,
+        configuration: BridgeConfiguration, store: ConsentStore, scheduler: BridgeScheduler = .live,
         trackingAuthorizer: TrackingAuthorizer = .unavailable
     ) {
         self.configuration = configuration
         self.store = store
         self.scheduler = scheduler
         self.trackingAuthorizer = trackingAuthorizer
-        self.decoder = CMPMessageDecoder(limits: configuration.limits)
-        self.dialect = configuration.dialect
+        decoder = CMPMessageDecoder(limits: configuration.limits)
+        detection = DialectDetection(configured: configuration.dialect)
+        hadValidConsent = Self.needsConsentUI(store: store, expiry: configuration.expiry, now: scheduler.now()) == nil
     }
 
     /// Why consent has to be asked for at `now`, or `nil` when stored consent is still good. Creates no web view:
@@ -99,88 +104,97 @@ public final class ConsentBridge {
     /// A new stream of this bridge's events from now on. It finishes when the bridge is invalidated.
     public func events() -> AsyncStream<ConsentBridgeEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: ConsentBridgeEvent.self)
-        if state == .invalidated {
+        guard state != .invalidated else {
             continuation.finish()
             return stream
         }
         let id = UUID()
         continuations[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { @MainActor in self?.continuations[id] = nil }
-        }
+        continuation.onTermination = { [weak self] _ in Task { @MainActor in self?.continuations[id] = nil } }
         return stream
+    }
+
+    /// Whether the user may dismiss the UI with the system gesture now (``BridgeConfiguration/interactiveDismissal``).
+    public var allowsInteractiveDismissal: Bool {
+        switch configuration.interactiveDismissal {
+        case .always: return true
+        case .never: return false
+        case .afterChoice: return userChose || hadValidConsent || !isActive
+        }
     }
 
     // MARK: Lifecycle
 
     /// Registers the message handlers and user scripts in `webView` and starts receiving its events.
     public func attach(to webView: any CMPWebView) {
-        guard state != .invalidated else { return }
+        guard state == .idle else { return }
         self.webView = webView
         webView.eventHandler = { [weak self] event in self?.handle(event) }
-        for dialect in listenedDialects {
-            webView.addMessageHandler(named: dialect.handlerName)
-        }
-        if listenedDialects.contains(.tcf) {
-            webView.addUserScript(CMPScripts.tcfForwarder)
-        }
+        for dialect in detection.listened { webView.addMessageHandler(named: dialect.handlerName) }
+        if detection.listened.contains(.tcf) { webView.addUserScript(CMPScripts.tcfForwarder) }
     }
 
     /// Loads the CMP page and starts the ready timeout. With ``TrackingPolicy/Timing/beforeCMP`` the tracking prompt
-    /// comes first.
+    /// comes first (once the app is active).
     public func start() {
         guard state == .idle, webView != nil else { return }
         state = .loading
-        let tracking = configuration.tracking
-        if tracking.shouldRequestBeforeCMP(status: trackingAuthorizer.status()) {
-            Task { @MainActor in
-                await self.requestTracking()
-                self.load()
-            }
-        } else {
-            load()
+        guard configuration.tracking.shouldRequestBeforeCMP(status: trackingAuthorizer.status()) else { return load() }
+        Task { @MainActor in
+            await self.trackingAuthorizer.waitUntilActive()
+            await self.requestTracking()
+            self.load()
         }
     }
 
-    /// Attaches, starts, and waits until the CMP UI is finished. Returns the consent stored during this run, or `nil`
-    /// when the user closed the page without saving or the page failed (the error is in ``eventLog``).
-    public func run(in webView: any CMPWebView) async -> ConsentSummary? {
+    /// Attaches, starts, and waits until the run is over: the UI finished, tracking was requested when due, and the
+    /// bridge invalidated itself. Cancelling the calling task invalidates the bridge.
+    public func run(in webView: any CMPWebView) async -> ConsentOutcome {
         let stream = events()
         attach(to: webView)
         start()
-        var summary: ConsentSummary?
-        for await event in stream {
-            switch event {
-            case .consentReady(let saved): summary = saved
-            case .uiFinished: return summary
-            default: continue
-            }
-        }
-        return summary
+        var outcome = ConsentOutcome()
+        for await event in stream { outcome.record(event) }
+        invalidate()
+        return outcome
+    }
+
+    /// Tells the bridge that a UI now shows its web view. Tracking is then requested only after ``endPresentation()``.
+    public func beginPresentation() {
+        isPresented = true
+    }
+
+    /// Tells the bridge that its UI is gone. When the UI was dismissed before the page finished (the user swiped it
+    /// away), the run ends with ``UIFinishReason/dismissedByUser``; a pending tracking request then proceeds.
+    public func endPresentation() {
+        isPresented = false
+        if isActive { finish(.dismissedByUser) }
+        let waiters = presentationWaiters
+        presentationWaiters.removeAll()
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Stops everything: cancels the timeout, removes the handlers and user scripts, and finishes the event streams.
-    /// Messages that arrive afterwards are ignored. Call it when the CMP UI goes away.
+    /// Messages that arrive afterwards are ignored.
     public func invalidate() {
         guard state != .invalidated else { return }
         state = .invalidated
         timeout?.cancel()
         timeout = nil
+        pendingFinish?.cancel()
+        pendingFinish = nil
         if let webView {
             webView.eventHandler = nil
-            for dialect in listenedDialects {
-                webView.removeMessageHandler(named: dialect.handlerName)
-            }
+            for dialect in detection.listened { webView.removeMessageHandler(named: dialect.handlerName) }
             webView.removeAllUserScripts()
         }
         webView = nil
         for continuation in continuations.values { continuation.finish() }
         continuations.removeAll()
+        endPresentation()
     }
 
-    private var listenedDialects: [CMPDialect] {
-        configuration.dialect.map { [$0] } ?? CMPDialect.allCases
-    }
+    private var isActive: Bool { state == .loading || state == .ready }
 
     private func load() {
         guard state == .loading, let webView else { return }
@@ -190,24 +204,47 @@ public final class ConsentBridge {
 
     private func readyTimeoutFired() {
         guard state == .loading else { return }
-        state = .timedOut
         report(.error(.timeout(seconds: configuration.readyTimeout)))
         if configuration.clearsConsentOnTimeout { store.clearAll() }
-        report(.uiFinished(.timedOut))
+        finish(.timedOut)
     }
 
-    /// Marks the page ready (stopping the timeout) and reports ``ConsentBridgeEvent/uiReady(_:)`` once, as soon as
-    /// the dialect is known (configured, or detected: in automatic mode a generic TCF page is detected by its first
-    /// consent event). `injectRecord` answers a Gravito ready message with the stored record (every time the page
-    /// asks, e.g. after it reloaded itself).
-    private func becomeReady(announcing dialect: CMPDialect?, injectRecord: Bool = false) {
-        guard state == .loading || state == .ready else { return }
+    /// Ends the UI: nothing is stored afterwards. Then, once the UI is gone and the app is active, a pending tracking
+    /// request is made, and the bridge invalidates itself.
+    private func finish(_ reason: UIFinishReason) {
+        guard isActive else { return }
+        state = .finished(reason)
+        timeout?.cancel()
+        timeout = nil
+        pendingFinish?.cancel()
+        pendingFinish = nil
+        report(.uiFinished(reason))
+        guard trackingPending else { return invalidate() }
+        Task { @MainActor in
+            while self.isPresented {
+                await withCheckedContinuation { self.presentationWaiters.append($0) }
+            }
+            await self.trackingAuthorizer.waitUntilActive()
+            await self.requestTracking()
+            self.invalidate()
+        }
+    }
+
+    /// Finishes with ``UIFinishReason/consentSaved`` after ``BridgeConfiguration/finishDelay``: CMPs update their GPP
+    /// string just after the TCF event (or the other way round), and what arrives meanwhile is still stored.
+    private func finishAfterSettling() {
+        pendingFinish?.cancel()
+        pendingFinish = scheduler.schedule(configuration.finishDelay) { [weak self] in self?.finish(.consentSaved) }
+    }
+
+    /// Marks the page ready and reports ``ConsentBridgeEvent/uiReady(_:)`` once, when the dialect is known.
+    /// `injectRecord` answers a Gravito ready message with the stored record (every time the page asks).
+    private func becomeReady(injectRecord: Bool = false) {
+        guard isActive else { return }
         state = .ready
         timeout?.cancel()
         timeout = nil
-        if injectRecord {
-            webView?.evaluateJavaScript(CMPScripts.cookieData(record: store.record()))
-        }
+        if injectRecord { webView?.evaluateJavaScript(CMPScripts.cookieData(record: store.record())) }
         if let dialect, !announcedReady {
             announcedReady = true
             report(.uiReady(dialect))
@@ -217,197 +254,111 @@ public final class ConsentBridge {
     // MARK: Events from the web view
 
     private func handle(_ event: WebViewEvent) {
-        guard state == .loading || state == .ready else { return }
+        guard isActive else { return }
         switch event {
         case .message(let message):
             handle(message)
+        case .didReceiveResponse(let url, let statusCode) where statusCode >= 400:
+            fail(.loadFailed(WebViewLoadError(url: url, statusCode: statusCode, reason: "the server answered an error")))
+        case .didReceiveResponse:
+            break
         case .didFinishLoading:
-            if dialect == .onesecondbefore {
-                becomeReady(announcing: .onesecondbefore)
-            } else if configuration.dialect == nil {
-                becomeReady(announcing: nil)
-            }
-        case .didFailLoading(_, let description):
-            report(.error(.loadFailed(description)))
-            finishAfterFailure()
+            if configuration.dialect == .onesecondbefore { becomeReady() }
+        case .didFailLoading(let url, let description):
+            fail(.loadFailed(WebViewLoadError(url: url, reason: description)))
         case .contentProcessDidTerminate:
-            report(.error(.webContentTerminated))
-            finishAfterFailure()
+            fail(.webContentTerminated)
         }
     }
 
-    private func finishAfterFailure() {
-        timeout?.cancel()
-        timeout = nil
-        report(.uiFinished(.failed))
+    private func fail(_ error: ConsentBridgeError) {
+        report(.error(error))
+        finish(.failed)
     }
 
     private func handle(_ message: ScriptMessage) {
         let handler = message.handlerName
-        guard message.isMainFrame else {
-            report(.error(.notMainFrame(handler: handler)))
-            return
-        }
+        guard message.isMainFrame else { return report(.error(.notMainFrame(handler: handler))) }
         if let origin = message.origin, !SecurityOrigin.isAllowed(origin, in: configuration.allowedOrigins) {
-            report(.error(.forbiddenOrigin(handler: handler, origin: origin)))
-            return
+            return report(.error(.forbiddenOrigin(handler: handler, origin: origin)))
         }
-        let decoded: (CMPDialect, CMPMessage)
+        let messageDialect: CMPDialect
+        let cmpMessage: CMPMessage
         do {
-            let body = try decoder.value(of: message.body)
-            decoded = try decoder.decode(handlerName: handler, body: body)
+            (messageDialect, cmpMessage) = try decoder.decode(handlerName: handler, body: decoder.value(of: message.body))
         } catch {
-            report(.error(.invalidMessage(handler: handler, error)))
-            return
+            return report(.error(.invalidMessage(handler: handler, error)))
         }
-        let (messageDialect, cmpMessage) = decoded
-        guard accept(messageDialect, for: cmpMessage, handler: handler) else { return }
+        switch detection.classify(messageDialect, isConsent: cmpMessage.carriesConsent) {
+        case .accept: break
+        case .ignore: return
+        case .reject(let expected): return report(.error(.unexpectedDialect(handler: handler, expected: expected)))
+        }
         switch cmpMessage {
         case .ready:
-            becomeReady(announcing: dialect, injectRecord: messageDialect == .gravito)
+            becomeReady(injectRecord: messageDialect == .gravito)
         case .uiShown:
-            becomeReady(announcing: dialect)
+            becomeReady()
         case .configurationLoaded(let version):
             configVersion = version
         case .gpp(let gppString, let sections):
-            latestGPP = (gppString, sections)
-            if var payload = lastPayload, payload.gppString != gppString {
-                payload.origin = .loaded
-                payload.gppString = gppString
-                payload.gppApplicableSections = sections
-                save(payload, dialect: messageDialect)
-            }
-        case .save(let payload):
-            becomeReady(announcing: dialect)
+            pageGPP = (gppString, sections)
+            // A GPP signal updates the GPP part of the consent saved in this run; on a GPP-only page it is the consent.
+            var payload = lastPayload ?? ConsentPayload(origin: .loaded, strings: ConsentStrings())
+            guard payload.strings.gppString != gppString else { return }
+            payload.origin = .loaded
+            payload.strings.gppString = gppString
+            payload.strings.gppApplicableSections = sections
             save(payload, dialect: messageDialect)
+        case .save(let payload):
+            becomeReady()
+            // Dialects without a close message end with the user's choice; a CMP reporting what it already had
+            // (`tcloaded`) does not end the UI: the user may be about to change it.
+            if save(payload, dialect: messageDialect), messageDialect != .gravito, payload.origin == .userAction {
+                finishAfterSettling()
+            }
         case .close:
-            report(.uiFinished(.closed))
+            finish(.closed)
         }
-    }
-
-    /// Applies the dialect rules: a configured dialect accepts only its own handler; automatic detection fixes the
-    /// dialect from the first app-protocol message, or from the first consent event of the generic TCF dialect.
-    private func accept(_ messageDialect: CMPDialect, for message: CMPMessage, handler: String) -> Bool {
-        guard let current = dialect else {
-            if messageDialect != .tcf || message.isSave { dialect = messageDialect }
-            return true
-        }
-        if current == messageDialect { return true }
-        if configuration.dialect == nil {
-            // The TCF forwarder also runs on pages that speak an app protocol: the app protocol wins.
-            if current == .tcf { dialect = messageDialect; return true }
-            if messageDialect == .tcf { return false }
-        }
-        report(.error(.unexpectedDialect(handler: handler, expected: current)))
-        return false
     }
 
     // MARK: Saving
 
-    private func save(_ payload: ConsentPayload, dialect messageDialect: CMPDialect) {
-        var payload = payload
-        if payload.gppString == nil, let latestGPP {
-            payload.gppString = latestGPP.string
-            payload.gppApplicableSections = latestGPP.sections
-        }
-        var decoded: TCString?
-        if let tcString = payload.tcString {
-            do {
-                decoded = try TCString(decoding: tcString)
-            } catch {
-                report(.error(.invalidTCString(error)))
-                return
-            }
-        }
-        if let decoded, !decoded.isServiceSpecific {
-            report(.error(.invalidConsent("IsServiceSpecific is 0; the TCF requires 1 (such a string is invalid)")))
-            return
-        }
-        let gdprApplies = payload.gdprApplies ?? configuration.gdprApplies
-        let consent = InAppConsent(
-            tcString: payload.tcString,
-            gdprApplies: gdprApplies,
-            cmpSDKID: configuration.cmpSDKID ?? payload.cmpID ?? decoded?.cmpID,
-            // A configured SDK id comes with its own version (or none): never pair it with another CMP's version.
-            cmpSDKVersion: configuration.cmpSDKID != nil
-                ? configuration.cmpSDKVersion : configuration.cmpSDKVersion ?? payload.cmpVersion ?? decoded?.cmpVersion,
-            additionalConsent: payload.additionalConsent,
-            gppString: payload.gppString,
-            gppApplicableSections: payload.gppApplicableSections,
-            usPrivacy: payload.usPrivacy
-        )
-        let keys: IABKeySet
+    /// Commits and stores `payload`; `false` when it was refused (the error is reported, nothing is written).
+    @discardableResult
+    private func save(_ payload: ConsentPayload, dialect messageDialect: CMPDialect) -> Bool {
+        let commit: ConsentCommit
         do {
-            keys = try IABKeySet(mapping: consent)
-        } catch let error as TCStringError {
-            report(.error(.invalidTCString(error)))
-            return
+            commit = try ConsentCommit(
+                payload: payload, pageGPP: pageGPP, previous: store.record(),
+                rules: configuration.commitRules(dialect: messageDialect, pageConfigVersion: configVersion),
+                now: scheduler.now())
         } catch {
-            report(.error(.invalidConsent(String(describing: error))))
-            return
+            report(.error(ConsentBridgeError(error)))
+            return false
         }
-        let previous = store.record()
-        let now = scheduler.now()
-        // Re-saving the same consent (a CMP reporting what it loaded) keeps the date the user gave it.
-        let savedAt = previous?.tcString == payload.tcString && payload.origin == .loaded ? previous?.savedAt ?? now : now
-        let record = ConsentRecord(
-            tcString: payload.tcString,
-            nonTCFData: payload.nonTCFData ?? (messageDialect == .gravito ? nil : previous?.nonTCFData),
-            additionalConsent: payload.additionalConsent,
-            gppString: payload.gppString,
-            usPrivacy: payload.usPrivacy,
-            expirationDate: payload.expirationDate,
-            crossDomainUserID: payload.crossDomainUserID ?? previous?.crossDomainUserID,
-            configVersion: payload.configVersion ?? configVersion ?? configuration.expiry.currentConfigVersion,
-            savedAt: savedAt
-        )
-        if payload.origin == .userAction {
-            report(.userAction(isRejectAll: payload.isRejectAll))
-        }
+        if payload.origin == .userAction { report(.userAction(isRejectAll: payload.isRejectAll)) }
         do {
-            try store.apply(keys, record: record)
+            try store.apply(commit.keys, record: commit.record)
         } catch {
-            report(.error(.storageFailed(String(describing: error))))
-            return
+            report(.error(.storageFailed(error)))
+            return false
         }
         lastPayload = payload
-        if let decoded, let claimed = payload.claimedChoices {
-            let fields = claimed.disagreements(with: decoded)
-            if !fields.isEmpty {
-                report(.diagnostic(
-                    "the payload's \(fields.joined(separator: ", ")) disagree with its TC string; the TC string was stored"
-                ))
-            }
+        if payload.origin == .userAction { userChose = true }
+        for diagnostic in commit.diagnostics { report(.diagnostic(diagnostic)) }
+        report(.consentReady(commit.summary))
+        if let decoded = commit.summary.decoded, !trackingPending {
+            trackingPending = configuration.tracking.shouldRequestAfterConsent(
+                purposeConsents: decoded.purposeConsents, status: trackingAuthorizer.status(),
+                alreadyRequestedForThisConsent: false)
         }
-        if let decoded, let minimum = configuration.expiry.minimumPolicyVersion, decoded.policyVersion < minimum {
-            report(.diagnostic("the TC string has policy version \(decoded.policyVersion), below \(minimum)"))
-        }
-        let summary = ConsentSummary(
-            tcString: payload.tcString, decoded: decoded, gdprApplies: gdprApplies,
-            additionalConsent: payload.additionalConsent, gppString: payload.gppString, usPrivacy: payload.usPrivacy,
-            expirationDate: payload.expirationDate, savedAt: savedAt
-        )
-        report(.consentReady(summary))
-        if messageDialect == .tcf {
-            report(.uiFinished(.consentSaved))
-        }
-        if let decoded, let tcString = payload.tcString {
-            let shouldRequest = configuration.tracking.shouldRequestAfterConsent(
-                purposeConsents: decoded.purposeConsents,
-                status: trackingAuthorizer.status(),
-                alreadyRequestedForThisConsent: trackingRequestedForTCString == tcString
-            )
-            if shouldRequest {
-                trackingRequestedForTCString = tcString
-                Task { @MainActor in await self.requestTracking() }
-            }
-        }
+        return true
     }
 
     private func requestTracking() async {
         do {
-            let status = try await trackingAuthorizer.request()
-            report(.trackingAuthorization(status))
+            report(.trackingAuthorization(try await trackingAuthorizer.request()))
         } catch {
             report(.error(.trackingAuthorizationFailed(error)))
         }

@@ -1,4 +1,7 @@
-/// Everything that can go wrong around a CMP page. Each case has a stable ``code`` for tools and logs.
+import Foundation
+
+/// Everything that can go wrong around a CMP page. Each case has a stable ``code`` for tools and logs, and keeps the
+/// typed error underneath.
 public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The page did not become ready in time. Stored consent is untouched unless the app opted in to clearing it.
     case timeout(seconds: Double)
@@ -12,40 +15,57 @@ public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertib
     case unexpectedDialect(handler: String, expected: CMPDialect)
     /// The TC string of a save could not be decoded; nothing was written.
     case invalidTCString(TCStringError)
-    /// The save's consent could not be turned into IAB keys (bad AC, GPP or US Privacy string, invalid TC string
-    /// content); nothing was written.
-    case invalidConsent(String)
+    /// The save's consent was refused (IsServiceSpecific = 0, a bad AC, GPP or US Privacy string, no consent at all);
+    /// nothing was written.
+    case invalidConsent(ConsentCommitError)
     /// Writing to storage failed; the previous consent stays.
-    case storageFailed(String)
-    /// The CMP page failed to load.
-    case loadFailed(String)
+    case storageFailed(ConsentStoreError)
+    /// The CMP page failed to load (a network error, or an HTTP error status for the main document).
+    case loadFailed(WebViewLoadError)
     /// The web content process terminated.
     case webContentTerminated
     /// The tracking authorization request failed.
     case trackingAuthorizationFailed(TrackingAuthorizationError)
 
-    /// A stable machine-readable code.
-    public var code: String {
+    /// Stable machine-readable codes (their raw values appear in logs and in `webcmp-host --json`).
+    public enum Code: String, Sendable, Hashable, CaseIterable {
+        case timeout, invalidMessage, forbiddenOrigin, notMainFrame, unexpectedDialect, invalidTCString
+        case invalidConsent, storageFailed, loadFailed, webContentTerminated, trackingAuthorizationFailed
+    }
+
+    /// The stable code of this error.
+    public var code: Code {
         switch self {
-        case .timeout: return "timeout"
-        case .invalidMessage: return "invalidMessage"
-        case .forbiddenOrigin: return "forbiddenOrigin"
-        case .notMainFrame: return "notMainFrame"
-        case .unexpectedDialect: return "unexpectedDialect"
-        case .invalidTCString: return "invalidTCString"
-        case .invalidConsent: return "invalidConsent"
-        case .storageFailed: return "storageFailed"
-        case .loadFailed: return "loadFailed"
-        case .webContentTerminated: return "webContentTerminated"
-        case .trackingAuthorizationFailed: return "trackingAuthorizationFailed"
+        case .timeout: return .timeout
+        case .invalidMessage: return .invalidMessage
+        case .forbiddenOrigin: return .forbiddenOrigin
+        case .notMainFrame: return .notMainFrame
+        case .unexpectedDialect: return .unexpectedDialect
+        case .invalidTCString: return .invalidTCString
+        case .invalidConsent: return .invalidConsent
+        case .storageFailed: return .storageFailed
+        case .loadFailed: return .loadFailed
+        case .webContentTerminated: return .webContentTerminated
+        case .trackingAuthorizationFailed: return .trackingAuthorizationFailed
         }
     }
 
     /// Whether this is a security event (a message rejected because of where it came from).
     public var isSecurityEvent: Bool {
-        switch self {
-        case .forbiddenOrigin, .notMainFrame: return true
-        default: return false
+        code == .forbiddenOrigin || code == .notMainFrame
+    }
+
+    /// Whether the CMP UI cannot continue after this error (the UI shows it and offers to close).
+    public var endsUI: Bool {
+        code == .timeout || code == .loadFailed || code == .webContentTerminated
+    }
+
+    /// The bridge error for a refused commit (an undecodable TC string keeps its own code).
+    init(_ error: ConsentCommitError) {
+        if case .invalidTCString(let underlying) = error {
+            self = .invalidTCString(underlying)
+        } else {
+            self = .invalidConsent(error)
         }
     }
 
@@ -65,11 +85,33 @@ public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertib
         case let .unexpectedDialect(handler, expected):
             return "rejected a message on '\(handler)': the page speaks the \(expected.rawValue) dialect"
         case .invalidTCString(let error): return "the saved TC string is invalid: \(error)"
-        case .invalidConsent(let reason): return "the saved consent is invalid: \(reason)"
-        case .storageFailed(let reason): return "could not store consent: \(reason)"
-        case .loadFailed(let reason): return "the CMP page failed to load: \(reason)"
+        case .invalidConsent(let error): return "the saved consent is invalid: \(error)"
+        case .storageFailed(let error): return "could not store consent: \(error)"
+        case .loadFailed(let error): return "the CMP page failed to load: \(error)"
         case .webContentTerminated: return "the web content process terminated"
         case .trackingAuthorizationFailed(let error): return "tracking authorization failed: \(error)"
         }
+    }
+}
+
+/// Why a web view could not load a page, as the adapter reports it.
+public struct WebViewLoadError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The URL that failed, when known.
+    public var url: URL?
+    /// The HTTP status of the main document, when the failure is an HTTP error status (4xx, 5xx).
+    public var statusCode: Int?
+    /// The platform's description (e.g. `NSError.localizedDescription`); untrusted text.
+    public var reason: String
+
+    /// Creates a load error.
+    public init(url: URL?, statusCode: Int? = nil, reason: String) {
+        self.url = url
+        self.statusCode = statusCode
+        self.reason = reason
+    }
+
+    public var description: String {
+        if let statusCode { return "HTTP status \(statusCode) (\(reason))" }
+        return reason
     }
 }

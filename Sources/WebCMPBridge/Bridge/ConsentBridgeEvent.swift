@@ -6,22 +6,31 @@ public enum ConsentBridgeEvent: Sendable, Hashable {
     case userAction(isRejectAll: Bool?)
     /// Consent was stored and is in force.
     case consentReady(ConsentSummary)
-    /// The CMP UI can be dismissed.
+    /// The CMP UI is finished and can be dismissed. Nothing the page sends afterwards is stored.
     case uiFinished(UIFinishReason)
-    /// App Tracking Transparency was requested (or skipped because it was already determined) with this result.
+    /// App Tracking Transparency was requested after the consent UI was gone, with this result.
     case trackingAuthorization(TrackingAuthorizationStatus)
     /// Something worth knowing that is not an error, e.g. a payload whose arrays disagree with its TC string.
     case diagnostic(String)
     /// Something went wrong; see ``ConsentBridgeError``.
     case error(ConsentBridgeError)
+
+    /// Whether the CMP UI should be dismissed after this event.
+    public var endsPresentation: Bool {
+        if case .uiFinished = self { return true }
+        return false
+    }
 }
 
 /// Why the CMP UI is finished.
-public enum UIFinishReason: String, Sendable, Hashable {
-    /// The page asked to close.
+public enum UIFinishReason: String, Sendable, Hashable, CaseIterable {
+    /// The page asked to close (Gravito `close`).
     case closed
-    /// Consent was saved by a CMP that has no close message (generic TCF dialect).
+    /// The user's choice was saved by a CMP that has no close message (generic TCF `useractioncomplete`,
+    /// Onesecondbefore `consent`).
     case consentSaved
+    /// The user dismissed the UI with the system gesture without the page finishing (see ``InteractiveDismissal``).
+    case dismissedByUser
     /// The page did not become ready in time.
     case timedOut
     /// The page failed to load or its process died.

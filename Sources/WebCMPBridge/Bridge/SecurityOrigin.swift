@@ -1,10 +1,10 @@
 import Foundation
 
 /// Web security origins (`scheme://host[:port]`), normalised so that they can be compared.
-public enum SecurityOrigin {
+package enum SecurityOrigin {
     /// The normalised origin of `url`: lower-case scheme and host, default ports (80, 443) dropped.
     /// `file:` URLs have the origin `"file://"`.
-    public static func origin(of url: URL) -> String? {
+    package static func origin(of url: URL) -> String? {
         guard let scheme = url.scheme?.lowercased() else { return nil }
         if scheme == "file" { return "file://" }
         guard let host = url.host?.lowercased(), !host.isEmpty else { return nil }
@@ -16,7 +16,7 @@ public enum SecurityOrigin {
     }
 
     /// Normalises an origin string as a page or platform reports it; `nil` when it is not an origin.
-    public static func normalize(_ origin: String) -> String? {
+    package static func normalize(_ origin: String) -> String? {
         let trimmed = origin.trimmingCharacters(in: .whitespaces)
         if trimmed == "file://" || trimmed.lowercased() == "file:///" { return "file://" }
         guard let url = URL(string: trimmed), url.path.isEmpty || url.path == "/", url.query == nil,
@@ -27,7 +27,7 @@ public enum SecurityOrigin {
 
     /// The origin string for a platform's origin parts (`WKSecurityOrigin`'s `protocol`, `host`, `port`, where port 0
     /// means the scheme's default). The result is normalised like ``origin(of:)``.
-    public static func origin(protocol scheme: String, host: String, port: Int) -> String {
+    package static func origin(protocol scheme: String, host: String, port: Int) -> String {
         let scheme = scheme.lowercased()
         if scheme == "file" { return "file://" }
         let lowered = host.lowercased()
@@ -37,7 +37,7 @@ public enum SecurityOrigin {
     }
 
     /// Whether `origin` is one of `allowed` (after normalisation of both).
-    public static func isAllowed(_ origin: String, in allowed: Set<String>) -> Bool {
+    package static func isAllowed(_ origin: String, in allowed: Set<String>) -> Bool {
         guard let normalized = normalize(origin) else { return false }
         return allowed.contains { normalize($0) == normalized }
     }

@@ -15,19 +15,28 @@ extension IABKeySet {
     /// - Without a TC string no `IABTCF_*` key is produced (an Additional Consent string alone is ignored: Google's
     ///   AC spec uses it only alongside a TC string).
     ///
-    /// Every input is validated first; on any problem the whole mapping fails and nothing is produced.
-    ///
-    /// - Throws: ``TCStringError`` when the TC string cannot be decoded; ``IABMappingError`` for every other input
-    ///   (Additional Consent, GPP, US Privacy string, SDK id/version, applicable sections).
-    public init(mapping consent: InAppConsent) throws {
+    /// Every input is validated first; on any problem the whole mapping fails and nothing is produced. The mapping
+    /// writes what the CMP produced: the consent rules (e.g. refusing `IsServiceSpecific = 0`) are
+    /// ``ConsentCommit``'s.
+    package init(mapping consent: InAppConsent) throws(IABMappingError) {
+        var decoded: TCString?
+        if let raw = consent.strings.tcString {
+            do {
+                decoded = try TCString(decoding: raw)
+            } catch {
+                throw .invalidTCString(error)
+            }
+        }
+        try self.init(mapping: consent, decoded: decoded)
+    }
+
+    /// Maps consent whose TC string the caller has already decoded (`decoded` must be the decoding of
+    /// `consent.strings.tcString`).
+    init(mapping consent: InAppConsent, decoded: TCString?) throws(IABMappingError) {
         var tc: (model: TCString, rawValue: String)?
-        if let raw = consent.tcString.nonEmpty {
-            tc = (try TCString(decoding: raw), raw)
-        }
-        let gpp = try consent.gppString.nonEmpty.map { raw throws(IABMappingError) in
-            try GPPMappingInput(parsing: raw)
-        }
-        let additionalConsent = try consent.additionalConsent.nonEmpty.map { raw throws(IABMappingError) in
+        if let decoded, let raw = consent.strings.tcString { tc = (decoded, raw) }
+        let gpp = try consent.strings.gppString.map { raw throws(IABMappingError) in try GPPMappingInput(parsing: raw) }
+        let additionalConsent = try consent.strings.additionalConsent.map { raw throws(IABMappingError) in
             try IABKeySet.validatedAdditionalConsent(raw)
         }
         self = try IABKeySet.mapped(tc: tc, gpp: gpp, additionalConsent: additionalConsent, consent: consent)
@@ -45,28 +54,27 @@ extension IABKeySet {
         if let version = consent.cmpSDKVersion, !(0...Int(Int32.max)).contains(version) {
             throw .invalidCmpSDKVersion(version)
         }
-        let usPrivacy = consent.usPrivacy.nonEmpty
+        let usPrivacy = consent.strings.usPrivacy
         if let usPrivacy, !IABKeySet.isValidUSPrivacy(usPrivacy) { throw .invalidUSPrivacy(usPrivacy) }
 
         // One CMP SDK per app: the TCF keys and their GPP EU mirrors carry the same SDK id and version.
-        let cmpSDKID = consent.cmpSDKID ?? tc?.model.cmpID
-        // A given SDK id is never paired with the version of the CMP that wrote the TC string (another CMP's number);
-        // without a version of its own, IABTCF_CmpSdkVersion is left unset.
-        let cmpSDKVersion = consent.cmpSDKVersion ?? (consent.cmpSDKID == nil ? tc?.model.cmpVersion : nil)
+        let identity = CMPIdentity.resolve(
+            configuredID: consent.cmpSDKID, configuredVersion: consent.cmpSDKVersion, tcString: tc?.model)
         var values: [IABKey: IABValue] = [:]
         var tcfKeys: [IABKey: IABValue]?
         if let tc {
             let keys = IABKeySet.tcfKeys(
                 for: tc.model, rawValue: tc.rawValue, gdprApplies: consent.gdprApplies,
-                cmpSDKID: cmpSDKID, cmpSDKVersion: cmpSDKVersion)
+                cmpSDKID: identity.id ?? tc.model.cmpID, cmpSDKVersion: identity.version)
             tcfKeys = keys
             values = keys
             if let additionalConsent { values[.additionalConsent] = .string(additionalConsent) }
         }
         if let gpp {
             try IABKeySet.addGPPKeys(
-                gpp, applicableSections: consent.gppApplicableSections, gdprApplies: consent.gdprApplies,
-                cmpSDKID: cmpSDKID, cmpSDKVersion: cmpSDKVersion, reusing: tc.flatMap { tc in tcfKeys.map { (tc.rawValue, $0) } }, into: &values)
+                gpp, applicableSections: consent.strings.gppApplicableSections, gdprApplies: consent.gdprApplies,
+                cmpSDKID: identity.id, cmpSDKVersion: identity.version,
+                reusing: tc.flatMap { tc in tcfKeys.map { (tc.rawValue, $0) } }, into: &values)
         }
         if let usPrivacy { values[.usPrivacyString] = .string(usPrivacy) }
         return IABKeySet(values)
@@ -74,11 +82,9 @@ extension IABKeySet {
 
     /// The `IABTCF_*` keys of one TC string (CMP API v2.2, "In-App Details" key table).
     ///
-    /// - `IABTCF_CmpSdkID` / `IABTCF_CmpSdkVersion`: the given SDK id and version; when the app gives no id, the TC
-    ///   string's own `CmpId` / `CmpVersion` (the web CMP that produced the string acts as this app's CMP, and vendors
-    ///   use the key's presence as the "a CMP is present" signal). A given id without a version leaves
-    ///   `IABTCF_CmpSdkVersion` unset rather than pairing it with another CMP's version. The GPP EU mirrors use the
-    ///   same values.
+    /// - `IABTCF_CmpSdkID` / `IABTCF_CmpSdkVersion`: the id and version resolved by ``CMPIdentity`` (vendors use the
+    ///   id's presence as the "a CMP is present" signal); `nil` version leaves `IABTCF_CmpSdkVersion` unset. The GPP
+    ///   EU mirrors use the same values.
     /// - `IABTCF_UseNonStandardTexts` and its pre-2.2 name `IABTCF_UseNonStandardStacks` (same bit) are both written,
     ///   so that older SDKs and the GPP EU key table's name keep working.
     /// - Binary strings follow the IAB reference implementation (`InAppTCData`): index 0 = id 1, as long as the highest
@@ -91,13 +97,13 @@ extension IABKeySet {
         for model: TCString,
         rawValue: String,
         gdprApplies: Bool?,
-        cmpSDKID: Int?,
+        cmpSDKID: Int,
         cmpSDKVersion: Int?
     ) -> [IABKey: IABValue] {
         var keys: [IABKey: IABValue] = [:]
         keys.reserveCapacity(24 + model.publisherRestrictions.count)
-        keys[.cmpSdkID] = .int(cmpSDKID ?? model.cmpID)
-        if let version = cmpSDKVersion ?? (cmpSDKID == nil ? model.cmpVersion : nil) { keys[.cmpSdkVersion] = .int(version) }
+        keys[.cmpSdkID] = .int(cmpSDKID)
+        if let cmpSDKVersion { keys[.cmpSdkVersion] = .int(cmpSDKVersion) }
         keys[.policyVersion] = .int(model.policyVersion)
         if let gdprApplies { keys[.gdprApplies] = .int(gdprApplies ? 1 : 0) }
         keys[.publisherCC] = .string(model.publisherCountryCode)
@@ -200,9 +206,11 @@ extension IABKeySet {
                 keys = tcf.keys
             } else {
                 let model = try decodeTCFSection(section.string)
+                let identity = CMPIdentity.resolve(
+                    configuredID: cmpSDKID, configuredVersion: cmpSDKVersion, tcString: model)
                 keys = tcfKeys(
-                    for: model, rawValue: section.string, gdprApplies: gdprApplies, cmpSDKID: cmpSDKID,
-                    cmpSDKVersion: cmpSDKVersion)
+                    for: model, rawValue: section.string, gdprApplies: gdprApplies,
+                    cmpSDKID: identity.id ?? model.cmpID, cmpSDKVersion: identity.version)
             }
             for (key, value) in keys where !notMirroredInGPP.contains(key) {
                 if let name = key.gppTCFEUMirror { mirror[name] = value }
@@ -245,13 +253,5 @@ extension IABKeySet {
 
     private static func joined(_ ids: [Int]) -> String {
         ids.map(String.init).joined(separator: "_")
-    }
-}
-
-extension Optional where Wrapped == String {
-    /// The string, or `nil` when it is absent or empty.
-    var nonEmpty: String? {
-        guard let self, !self.isEmpty else { return nil }
-        return self
     }
 }

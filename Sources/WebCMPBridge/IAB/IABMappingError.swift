@@ -1,9 +1,10 @@
-/// Why ``IABKeySet/init(mapping:)`` could not map consent to IAB in-app keys (an undecodable TC string is reported
-/// as the decoder's ``TCStringError`` instead).
+/// Why consent could not be mapped to IAB in-app keys.
 ///
 /// Every case carries the offending data; ``description`` is one sentence for people. When mapping fails nothing is
 /// produced, so nothing can be written.
 public enum IABMappingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The TC string cannot be decoded.
+    case invalidTCString(TCStringError)
     /// The Google Additional Consent string is malformed.
     case invalidAdditionalConsent(AdditionalConsentError)
     /// The GPP string is malformed.
@@ -25,6 +26,8 @@ public enum IABMappingError: Error, Sendable, Hashable, CustomStringConvertible 
     /// One sentence naming the problem and the offending value (untrusted input is quoted, escaped and shortened).
     public var description: String {
         switch self {
+        case .invalidTCString(let error):
+            return "The TC string is invalid: \(error)"
         case .invalidAdditionalConsent(let error):
             return "The Additional Consent string is invalid: \(error)"
         case .invalidGPPString(let error):

@@ -4,17 +4,17 @@ import Foundation
 ///
 /// Every field is type-checked; a wrong type is an ``InboundMessageError``, never a silent default. Unknown extra
 /// fields are ignored. Bodies may be objects or JSON strings holding an object (both shapes are seen in the wild).
-public struct CMPMessageDecoder: Sendable {
+struct CMPMessageDecoder: Sendable {
     /// The caps applied to bodies.
-    public var limits: JSONLimits
+    var limits: JSONLimits
 
     /// Creates a decoder.
-    public init(limits: JSONLimits = .default) {
+    init(limits: JSONLimits = .default) {
         self.limits = limits
     }
 
     /// Validates a raw body under ``limits``: JSON text is parsed, Foundation objects are converted.
-    public func value(of body: ScriptMessageBody) throws(InboundMessageError) -> JSONValue {
+    func value(of body: ScriptMessageBody) throws(InboundMessageError) -> JSONValue {
         switch body {
         case .json(let text): return try JSONValue(parsing: text, limits: limits)
         case .foundation(let object): return try JSONValue(foundation: object, limits: limits)
@@ -22,7 +22,7 @@ public struct CMPMessageDecoder: Sendable {
     }
 
     /// Decodes a validated body posted to `handlerName`.
-    public func decode(handlerName: String, body: JSONValue) throws(InboundMessageError) -> (CMPDialect, CMPMessage) {
+    func decode(handlerName: String, body: JSONValue) throws(InboundMessageError) -> (CMPDialect, CMPMessage) {
         guard let dialect = CMPDialect(handlerName: handlerName) else { throw .unknownHandler(handlerName) }
         let object = try unwrapObject(body)
         switch dialect {
@@ -67,20 +67,20 @@ public struct CMPMessageDecoder: Sendable {
 
     private func gravitoPayload(_ fields: Fields, tcStringFields: [String]) throws(InboundMessageError) -> ConsentPayload {
         let tcString = try fields.nonEmptyString(anyOf: tcStringFields)
-        var payload = ConsentPayload(
+        let strings = ConsentStrings(
             tcString: tcString,
-            nonTCFData: try fields.nonTCFData("nontcfdata"),
             additionalConsent: try fields.nonEmptyString(anyOf: "acString", "acstring"),
             gppString: try fields.nonEmptyString(anyOf: "gppstring", "gppString"),
-            usPrivacy: try fields.nonEmptyString(anyOf: "uspstring", "usPrivacy"),
-            configVersion: try fields.text("configversion"),
-            isRejectAll: try fields.bool("isRejectAll")
-        )
-        if payload.tcString == nil, payload.gppString == nil {
+            gppApplicableSections: try fields.ids("applicableSections")?.sorted,
+            usPrivacy: try fields.nonEmptyString(anyOf: "uspstring", "usPrivacy"))
+        if strings.tcString == nil, strings.gppString == nil {
             throw .missingField(tcStringFields.joined(separator: "' or '"))
         }
-        if let applicable = try fields.ids("applicableSections") { payload.gppApplicableSections = applicable.sorted }
-        return payload
+        return ConsentPayload(
+            strings: strings,
+            nonTCFData: try fields.nonTCFData("nontcfdata"),
+            configVersion: try fields.text("configversion"),
+            isRejectAll: try fields.bool("isRejectAll"))
     }
 
     // MARK: Onesecondbefore
@@ -113,8 +113,7 @@ public struct CMPMessageDecoder: Sendable {
             vendorLegitimateInterests: try consent.ids("vendorLegitimateInterests")
         )
         return .save(ConsentPayload(
-            tcString: tcString,
-            additionalConsent: try consent.nonEmptyString("addtlConsent"),
+            strings: ConsentStrings(tcString: tcString, additionalConsent: try consent.nonEmptyString("addtlConsent")),
             expirationDate: expiration,
             crossDomainUserID: try fields.text("cduid"),
             claimedChoices: claimed
@@ -140,8 +139,7 @@ public struct CMPMessageDecoder: Sendable {
                 let cmpVersion = try fields.integer("cmpVersion", in: 0...4095)
                 return .save(ConsentPayload(
                     origin: status == "tcloaded" ? .loaded : .userAction,
-                    tcString: tcString,
-                    additionalConsent: try fields.nonEmptyString("addtlConsent"),
+                    strings: ConsentStrings(tcString: tcString, additionalConsent: try fields.nonEmptyString("addtlConsent")),
                     gdprApplies: try fields.bool("gdprApplies"),
                     cmpID: cmpID,
                     cmpVersion: cmpVersion

@@ -6,9 +6,8 @@ import Foundation
 ///   storage only when all of it is valid; then it writes the new keys and removes every stale key of the families
 ///   this package owns (`IABTCF_*`, `IABGPP_*`, `IABUSPrivacy_String`), such as an `IABTCF_PublisherRestrictions7`
 ///   left by an older string. Keys of other families are never touched.
-/// - The record is stored as JSON text (a `String`) under ``recordKey``, its non-TCF data under ``nonTCFDataKey``,
-///   and its save time under ``savedAtKey``, so that the launch-time question "is consent stored, and since when"
-///   (``savedAt()``) is a single key read, and ``record(includingNonTCFData:)`` can skip the page-defined data.
+/// - The record is stored as JSON text (a `String`) under ``recordKey`` and its non-TCF data under ``nonTCFDataKey``,
+///   so that ``record(includingNonTCFData:)`` can skip the page-defined data at launch.
 ///
 /// Spec: TCF CMP API v2.2 "In-App Details" and GPP CMP API v1.1 "In-App Details" (where the keys live; a publisher
 /// removing a CMP must clear "all `IABTCF_*` / `IABGPP_*` vestigial values", which ``clearAll()`` does).
@@ -18,15 +17,14 @@ public struct ConsentStore: Sendable {
 
     /// The key of the JSON-encoded ``ConsentRecord`` (a UTF-8 JSON string). The suffix is the format version.
     public static let recordKey = "WebCMPBridge.record.v1"
-    /// The key of the record's save time (`Double`, seconds since the reference date, as `Date` stores it).
-    public static let savedAtKey = "WebCMPBridge.savedAt"
 
     /// The key of the record's non-TCF data (JSON text), kept apart from ``recordKey`` so that launch-time reads
     /// skip it (see ``record(includingNonTCFData:)``).
     public static let nonTCFDataKey = "WebCMPBridge.nonTCFData.v1"
 
-    /// Every key of the package's own namespace.
-    static let ownKeys = [recordKey, savedAtKey, nonTCFDataKey]
+    /// Every key of the package's own namespace, including `WebCMPBridge.savedAt`, which versions before the record
+    /// carried the date wrote beside it (removed on the next apply or clear).
+    static let ownKeys = [recordKey, nonTCFDataKey, "WebCMPBridge.savedAt"]
 
     /// The most bytes of keys, values and record that one ``apply(_:record:)`` writes (1 MiB).
     public static let maximumTotalSize = 1 << 20
@@ -81,7 +79,7 @@ public struct ConsentStore: Sendable {
             // byte (~100 µs for a 500-byte record), a string in a few µs; Apple platforms read both quickly.
             set[ConsentStore.recordKey] = .string(String(decoding: data, as: UTF8.self))
             size += data.count
-            set[ConsentStore.savedAtKey] = .double(record.savedAt.timeIntervalSinceReferenceDate)
+            remove.append("WebCMPBridge.savedAt")
             if let nonTCFData = record.nonTCFData {
                 let json = try StoredConsentRecord.encodeNonTCFData(nonTCFData)
                 set[ConsentStore.nonTCFDataKey] = .string(json)
@@ -132,14 +130,6 @@ public struct ConsentStore: Sendable {
             nonTCFData = parsed
         }
         return fields.record(nonTCFData: nonTCFData)
-    }
-
-    /// When the stored consent was saved, or `nil` when none is stored. One key read: meant for app launch.
-    public func savedAt() -> Date? {
-        guard case .double(let seconds)? = storage.load([ConsentStore.savedAtKey])[ConsentStore.savedAtKey],
-            seconds.isFinite
-        else { return nil }
-        return Date(timeIntervalSinceReferenceDate: seconds)
     }
 
     /// Removes everything the store wrote: every key of the owned IAB families and the record. Nothing else.

@@ -3,8 +3,12 @@ import Foundation
 /// The storage the ``ConsentStore`` writes to: a small client made of `@Sendable` closures, so that the real
 /// `UserDefaults` and an in-memory dictionary (or any test double) are interchangeable.
 ///
-/// Implementations must keep `write` all-or-nothing from the caller's point of view: the store validates everything
-/// before it calls `write`, so `write` itself only fails when the storage is unavailable.
+/// The store validates everything before it calls `write`, so a rejected consent never reaches storage, and it calls
+/// `write` under its lock, so no ``ConsentStore`` reader in the process sees half a write. `write` itself must fail
+/// only before changing anything (the storage is unavailable). It need not be atomic for readers outside the store:
+/// `UserDefaults` has no transactions, so ad SDKs that read the keys while a write is under way can see some new keys
+/// beside old ones for that moment; they are told to re-read on `UserDefaults.didChangeNotification` (CMP API v2.2,
+/// "In-App Details"), which arrives after the write.
 public struct KeyValueStorage: Sendable {
     /// A stored value: the property-list types the store uses.
     public enum Value: Sendable, Hashable {

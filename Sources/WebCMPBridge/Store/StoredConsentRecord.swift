@@ -7,34 +7,46 @@ import Foundation
 /// version) never needs the non-TCF data, which is page-defined and can be large. Kept apart it is neither parsed
 /// nor scanned unless asked for, and when it is, the package's own JSON parser reads it (decoding a ``JSONValue``
 /// through `Codable` costs a thrown error per failed type guess, several µs per value on Linux).
+///
+/// The format is flat and only grows optional members, so that records written by earlier versions (format `v1`)
+/// read back: `gdprApplies`, `gppApplicableSections` and `source` were added later and are absent there.
 struct StoredConsentRecord: Codable, Sendable {
     var tcString: String?
     var additionalConsent: String?
     var gppString: String?
+    var gppApplicableSections: [Int]?
     var usPrivacy: String?
+    var gdprApplies: Bool?
     var expirationDate: Date?
     var crossDomainUserID: String?
     var configVersion: String?
     var savedAt: Date
+    var source: String?
 
     /// The stored fields of `record` (all but ``ConsentRecord/nonTCFData``).
     init(_ record: ConsentRecord) {
-        tcString = record.tcString
-        additionalConsent = record.additionalConsent
-        gppString = record.gppString
-        usPrivacy = record.usPrivacy
+        tcString = record.strings.tcString
+        additionalConsent = record.strings.additionalConsent
+        gppString = record.strings.gppString
+        gppApplicableSections = record.strings.gppApplicableSections
+        usPrivacy = record.strings.usPrivacy
+        gdprApplies = record.gdprApplies
         expirationDate = record.expirationDate
         crossDomainUserID = record.crossDomainUserID
         configVersion = record.configVersion
         savedAt = record.savedAt
+        source = record.source.rawValue
     }
 
-    /// The record, with `nonTCFData`.
+    /// The record, with `nonTCFData`. An unknown `source` (written by a later version) reads as the CMP page.
     func record(nonTCFData: JSONValue?) -> ConsentRecord {
         ConsentRecord(
-            tcString: tcString, nonTCFData: nonTCFData, additionalConsent: additionalConsent, gppString: gppString,
-            usPrivacy: usPrivacy, expirationDate: expirationDate, crossDomainUserID: crossDomainUserID,
-            configVersion: configVersion, savedAt: savedAt)
+            strings: ConsentStrings(
+                tcString: tcString, additionalConsent: additionalConsent, gppString: gppString,
+                gppApplicableSections: gppApplicableSections, usPrivacy: usPrivacy),
+            gdprApplies: gdprApplies, nonTCFData: nonTCFData, expirationDate: expirationDate,
+            crossDomainUserID: crossDomainUserID, configVersion: configVersion, savedAt: savedAt,
+            source: source.flatMap(ConsentSource.init(rawValue:)) ?? .cmpPage)
     }
 
     /// Limits for reading back our own non-TCF data: far above what the bridge accepts from a page

@@ -88,9 +88,12 @@ public enum ScriptMessageBody {
 public enum WebViewEvent {
     /// A page posted a script message.
     case message(ScriptMessage)
+    /// The main frame's response arrived with this HTTP status (adapters report it for HTTP(S) documents; a status
+    /// of 400 or more is a load failure, whatever the page then shows).
+    case didReceiveResponse(URL?, statusCode: Int)
     /// The main frame finished loading.
     case didFinishLoading(URL?)
-    /// The main frame failed to load.
+    /// The main frame failed to load (network, TLS, cancelled …).
     case didFailLoading(URL?, description: String)
     /// The web content process terminated (it will need a reload).
     case contentProcessDidTerminate

@@ -74,6 +74,16 @@ final class FakeTrackingAuthorizer {
     var status: TrackingAuthorizationStatus = .notDetermined
     var answer: TrackingAuthorizationStatus = .authorized
     private(set) var requests = 0
+    /// Whether the app is active; while it is not, `waitUntilActive` suspends until ``becomeActive()``.
+    var active = true
+    private var activationWaiters: [CheckedContinuation<Void, Never>] = []
+
+    func becomeActive() {
+        active = true
+        let waiters = activationWaiters
+        activationWaiters.removeAll()
+        for waiter in waiters { waiter.resume() }
+    }
 
     var client: TrackingAuthorizer {
         TrackingAuthorizer(
@@ -82,6 +92,10 @@ final class FakeTrackingAuthorizer {
                 self.requests += 1
                 self.status = self.answer
                 return self.answer
+            },
+            waitUntilActive: { [self] in
+                guard !self.active else { return }
+                await withCheckedContinuation { self.activationWaiters.append($0) }
             }
         )
     }

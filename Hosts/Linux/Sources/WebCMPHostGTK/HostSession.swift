@@ -50,7 +50,7 @@ public final class HostSession: ConsentBridgeDelegate {
             if finished { return false }
             if !clicking, !clicksDone, bridge.state == .ready || pageLoaded { startClicks() }
             if clicksDone, Date().timeIntervalSince(lastEventAt) > options.settle { return false }
-            return bridge.state != .timedOut
+            return bridge.state != .invalidated
         }
         if !finished, bridge.state == .loading {
             // The outer deadline passed before the bridge's own timeout fired (it cannot: the deadline is later).
@@ -142,7 +142,7 @@ public final class HostSession: ConsentBridgeDelegate {
         case .trackingAuthorization(let status): return ["type": .string("trackingAuthorization"), "status": .string(status.rawValue)]
         case .diagnostic(let message): return ["type": .string("diagnostic"), "message": .string(message)]
         case .error(let error):
-            return ["type": .string("error"), "code": .string(error.code), "message": .string(error.description)]
+            return ["type": .string("error"), "code": .string(error.code.rawValue), "message": .string(error.description)]
         }
     }
 }

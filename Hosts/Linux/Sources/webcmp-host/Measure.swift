@@ -82,16 +82,16 @@ enum Measure {
                 saved += 1
                 onSaved?(saved)
                 view.evaluateJavaScript("window.__webcmpAck && window.__webcmpAck();")
-            case .error(let error): errors.append(error.code)
+            case .error(let error): errors.append(error.code.rawValue)
             default: break
             }
         }
 
-        /// Starts the page-side loop: `count` saves, a re-injection (`CMP-loaded`) every `reinjectEvery` saves and a
-        /// `close` every `closeEvery`. Each save is the full Gravito `save` SampleHost itself posts (TC string,
+        /// Starts the page-side loop: `count` saves and a re-injection (`CMP-loaded`) every `reinjectEvery` saves (no
+        /// `close`: it ends the bridge's run, after which nothing is stored). Each save is the full Gravito `save` SampleHost itself posts (TC string,
         /// `nontcfdata`, AC string, `currentstate`, `inAppTCData`, …), alternating an accept-all and a reject-all
         /// choice, with TC strings made by SampleHost's encoder. With `minimalBodies`, only `{type, tcstring}`.
-        func startLoop(count: Int, reinjectEvery: Int = 100, closeEvery: Int = 500, minimalBodies: Bool = false) {
+        func startLoop(count: Int, reinjectEvery: Int = 100, minimalBodies: Bool = false) {
             let script = """
                 (function () {
                   var host = window.__sampleHost, h = window.webkit.messageHandlers.jsHandler;
@@ -114,7 +114,6 @@ enum Measure {
                   var next = function () {
                     if (i === count) { window.__webcmpDone = true; return; }
                     if (i > 0 && i % \(reinjectEvery) === 0) { h.postMessage({ type: 'CMP-loaded' }); }
-                    if (i > 0 && i % \(closeEvery) === 0) { h.postMessage({ type: 'close' }); }
                     t0 = performance.now();
                     h.postMessage(bodies[i % 2]);
                     i += 1;
@@ -139,7 +138,7 @@ enum Measure {
     static func loadUntilReady(_ loop: SaveLoop) -> Double? {
         let start = ContinuousClock.now
         loop.bridge.start()
-        GTKRuntime.run(until: Date().addingTimeInterval(30)) { !loop.ready && loop.bridge.state != .timedOut }
+        GTKRuntime.run(until: Date().addingTimeInterval(30)) { !loop.ready && loop.bridge.state != .invalidated }
         guard loop.ready else { return nil }
         return milliseconds(ContinuousClock.now - start)
     }
@@ -151,7 +150,7 @@ enum Measure {
     static func bench(page: URL, saves: Int, json: Bool) -> Int32 {
         let cold = SaveLoop(page: page)
         guard let coldReady = loadUntilReady(cold) else { fail("the page did not become ready", code: 1) }
-        cold.startLoop(count: saves, reinjectEvery: saves + 1, closeEvery: saves + 1)
+        cold.startLoop(count: saves, reinjectEvery: saves + 1)
         GTKRuntime.run(until: Date().addingTimeInterval(120)) { cold.saved < saves }
         let pageTimes = cold.evaluateTimes()
         // Natively: from one save's arrival to the next one's, i.e. store + acknowledgement delivered to the page +
@@ -265,7 +264,7 @@ enum Measure {
 
     static func soak(page: URL, saves: Int, cycles: Int, minimalBodies: Bool = false, retainBridges: Bool = false,
                      json: Bool) -> Int32 {
-        // (a) One page session, many saves, with re-injections and closes between them.
+        // (a) One page session, many saves, with re-injections between them (no close: a close ends the bridge's run).
         let loop = SaveLoop(page: page)
         guard loadUntilReady(loop) != nil else { fail("the page did not become ready", code: 1) }
         loop.keepsTimings = false
@@ -340,7 +339,7 @@ enum Measure {
         } else {
             func verdict(_ ok: Bool) -> String { ok ? "PASS" : "FAIL" }
             print("webcmp-host soak: memory of the host process (WebKit's web process not included)")
-            print("  (a) \(completed) of \(saves) saves in one page session (\(minimalBodies ? "minimal {type, tcstring}" : "full Gravito") save bodies, accept/reject alternating), re-injection every 100, close every 500; errors: \(loop.errors.count) — \(verdict(completeOK))")
+            print("  (a) \(completed) of \(saves) saves in one page session (\(minimalBodies ? "minimal {type, tcstring}" : "full Gravito") save bodies, accept/reject alternating), re-injection every 100; errors: \(loop.errors.count) — \(verdict(completeOK))")
             print("      saves: resident KiB / C heap in use KiB")
             let shown = samples.enumerated().filter { $0.offset % 5 == 0 || $0.offset == samples.count - 1 }.map(\.element)
             for row in stride(from: 0, to: shown.count, by: 7) {

@@ -3,38 +3,36 @@ import Foundation
 /// What the user chose, as the app reads it after a save: decoded from the TC string (the truth), plus the other
 /// strings the CMP produced.
 public struct ConsentSummary: Sendable, Hashable {
-    /// The TC string, when the CMP produced one.
-    public var tcString: String?
+    /// The consent strings.
+    public var strings: ConsentStrings
     /// The decoded TC string.
     public var decoded: TCString?
     /// Whether GDPR applies, as written to `IABTCF_gdprApplies`.
     public var gdprApplies: Bool?
-    /// Google Additional Consent string.
-    public var additionalConsent: String?
-    /// GPP string.
-    public var gppString: String?
-    /// US Privacy string.
-    public var usPrivacy: String?
     /// When the CMP says the consent expires.
     public var expirationDate: Date?
-    /// When it was saved.
+    /// When the user gave it.
     public var savedAt: Date
+    /// Where it came from.
+    public var source: ConsentSource
 
     /// Creates a summary.
     public init(
-        tcString: String?, decoded: TCString?, gdprApplies: Bool?, additionalConsent: String?, gppString: String?,
-        usPrivacy: String?, expirationDate: Date?, savedAt: Date
+        strings: ConsentStrings, decoded: TCString?, gdprApplies: Bool?, expirationDate: Date?, savedAt: Date,
+        source: ConsentSource = .cmpPage
     ) {
-        self.tcString = tcString
+        self.strings = strings
         self.decoded = decoded
         self.gdprApplies = gdprApplies
-        self.additionalConsent = additionalConsent
-        self.gppString = gppString
-        self.usPrivacy = usPrivacy
         self.expirationDate = expirationDate
         self.savedAt = savedAt
+        self.source = source
     }
 
+    /// The TC string, when the CMP produced one.
+    public var tcString: String? { strings.tcString }
+    /// The GPP string, when the CMP produced one.
+    public var gppString: String? { strings.gppString }
     /// Purposes with consent.
     public var purposeConsents: IDSet { decoded?.purposeConsents ?? [] }
     /// Purposes with legitimate interest.

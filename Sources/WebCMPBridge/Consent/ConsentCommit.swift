@@ -1,0 +1,163 @@
+import Foundation
+
+/// The one consent transaction: from a validated payload, the previous record, the rules and `now`, everything that
+/// is stored and reported — the IAB key set, the record, the summary and diagnostics — or a typed error, in which case
+/// nothing may be stored.
+///
+/// It is pure (no storage, no clock, no web view) and it is the only place that holds the consent rules:
+/// - the TC string is decoded **once** here, and a string with `IsServiceSpecific = 0` is refused ("Transparency and
+///   Consent String" v2.2, "IsServiceSpecific": such a string "is considered invalid" in an app);
+/// - the CMP SDK id/version come from ``CMPIdentity``; the page's `gdprApplies` wins over the configured one;
+/// - the latest GPP signal of the page fills in a payload without a GPP string;
+/// - re-saving what a CMP merely loaded keeps the date the user gave it;
+/// - a dialect that does not send non-TCF data keeps the previous record's (Gravito always sends its own).
+///
+/// ``ConsentBridge``, programmatic reject/withdraw and `webcmp inspect` all go through it, so that they can never
+/// disagree about what a string means.
+package struct ConsentCommit: Sendable {
+    /// The facts and policies that do not come from the page.
+    package struct Rules: Sendable, Hashable {
+        /// `IABTCF_CmpSdkID` the app configured.
+        package var cmpSDKID: Int?
+        /// `IABTCF_CmpSdkVersion` the app configured.
+        package var cmpSDKVersion: Int?
+        /// `IABTCF_gdprApplies` when the page does not say.
+        package var gdprApplies: Bool?
+        /// The configuration version recorded when the page reports none.
+        package var configVersion: String?
+        /// Policy versions below this one are reported as a diagnostic.
+        package var minimumPolicyVersion: Int?
+        /// Whether a payload without non-TCF data keeps the previous record's.
+        package var keepsPreviousNonTCFData: Bool
+        /// Where the consent comes from.
+        package var source: ConsentSource
+
+        package init(
+            cmpSDKID: Int? = nil, cmpSDKVersion: Int? = nil, gdprApplies: Bool? = true, configVersion: String? = nil,
+            minimumPolicyVersion: Int? = nil, keepsPreviousNonTCFData: Bool = true, source: ConsentSource = .cmpPage
+        ) {
+            self.cmpSDKID = cmpSDKID
+            self.cmpSDKVersion = cmpSDKVersion
+            self.gdprApplies = gdprApplies
+            self.configVersion = configVersion
+            self.minimumPolicyVersion = minimumPolicyVersion
+            self.keepsPreviousNonTCFData = keepsPreviousNonTCFData
+            self.source = source
+        }
+    }
+
+    /// The keys to write.
+    package var keys: IABKeySet
+    /// The record to write with them.
+    package var record: ConsentRecord
+    /// What the app is told.
+    package var summary: ConsentSummary
+    /// Things worth knowing that do not stop the commit (a payload whose arrays disagree with its TC string, an old
+    /// policy version).
+    package var diagnostics: [String]
+
+    /// Runs the transaction.
+    /// - Parameters:
+    ///   - payload: what the page sent, validated by the message decoder.
+    ///   - pageGPP: the latest GPP signal of this page, used when the payload has no GPP string.
+    ///   - previous: the stored record.
+    ///   - rules: the app's facts and policies.
+    ///   - now: the time of the commit.
+    init(
+        payload: ConsentPayload, pageGPP: (string: String, sections: [Int]?)? = nil, previous: ConsentRecord?,
+        rules: Rules, now: Date
+    ) throws(ConsentCommitError) {
+        var strings = payload.strings
+        if strings.gppString == nil, let pageGPP {
+            strings.gppString = pageGPP.string
+            strings.gppApplicableSections = pageGPP.sections
+        }
+        guard !strings.isEmpty, !Self.isBareGPPHeader(strings) else { throw .noConsent }
+        var decoded: TCString?
+        if let raw = strings.tcString {
+            do {
+                decoded = try TCString(decoding: raw)
+            } catch {
+                throw .invalidTCString(error)
+            }
+        }
+        if let decoded, !decoded.isServiceSpecific { throw .notServiceSpecific }
+        let gdprApplies = payload.gdprApplies ?? rules.gdprApplies
+        let identity = CMPIdentity.resolve(
+            configuredID: rules.cmpSDKID, configuredVersion: rules.cmpSDKVersion, reportedID: payload.cmpID,
+            reportedVersion: payload.cmpVersion, tcString: decoded)
+        let input = InAppConsent(
+            strings: strings, gdprApplies: gdprApplies, cmpSDKID: identity.id, cmpSDKVersion: identity.version)
+        do {
+            keys = try IABKeySet(mapping: input, decoded: decoded)
+        } catch {
+            throw .invalidMapping(error)
+        }
+        let sameConsent = strings.tcString != nil
+            ? previous?.tcString == strings.tcString : previous?.gppString == strings.gppString
+        let savedAt = payload.origin == .loaded && sameConsent ? previous?.savedAt ?? now : now
+        record = ConsentRecord(
+            strings: strings,
+            gdprApplies: decoded == nil ? nil : gdprApplies,
+            nonTCFData: payload.nonTCFData ?? (rules.keepsPreviousNonTCFData ? previous?.nonTCFData : nil),
+            expirationDate: payload.expirationDate,
+            crossDomainUserID: payload.crossDomainUserID ?? previous?.crossDomainUserID,
+            configVersion: payload.configVersion ?? rules.configVersion,
+            savedAt: savedAt,
+            source: rules.source)
+        summary = ConsentSummary(
+            strings: strings, decoded: decoded, gdprApplies: record.gdprApplies,
+            expirationDate: payload.expirationDate, savedAt: savedAt, source: rules.source)
+        diagnostics = []
+        if let decoded, let claimed = payload.claimedChoices {
+            let fields = claimed.disagreements(with: decoded)
+            if !fields.isEmpty {
+                diagnostics.append(
+                    "the payload's \(fields.joined(separator: ", ")) disagree with its TC string; the TC string was stored")
+            }
+        }
+        if let decoded, let minimum = rules.minimumPolicyVersion, decoded.policyVersion < minimum {
+            diagnostics.append("the TC string has policy version \(decoded.policyVersion), below \(minimum)")
+        }
+    }
+
+    /// Whether the only consent string is a GPP string without any section: a GPP CMP's signal before the user chose
+    /// (e.g. `DBAA`), which is no consent.
+    private static func isBareGPPHeader(_ strings: ConsentStrings) -> Bool {
+        guard strings.tcString == nil, strings.usPrivacy == nil, let gpp = strings.gppString,
+            let parsed = try? GPPString(parsing: gpp)
+        else { return false }
+        return parsed.sections.isEmpty
+    }
+
+    /// Runs the transaction on consent strings that did not come from a page (programmatic changes, migration,
+    /// `webcmp inspect`).
+    package init(
+        strings: ConsentStrings, gdprApplies: Bool? = nil, previous: ConsentRecord?, rules: Rules, now: Date
+    ) throws(ConsentCommitError) {
+        try self.init(
+            payload: ConsentPayload(origin: .userAction, strings: strings, gdprApplies: gdprApplies),
+            previous: previous, rules: rules, now: now)
+    }
+}
+
+/// Why ``ConsentCommit`` refused consent. Nothing is stored.
+public enum ConsentCommitError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// There is no TC string, no US Privacy string and no GPP string with a section.
+    case noConsent
+    /// The TC string cannot be decoded.
+    case invalidTCString(TCStringError)
+    /// The TC string has `IsServiceSpecific = 0`, which the TCF declares invalid (an app's consent is service-specific).
+    case notServiceSpecific
+    /// The consent cannot be mapped to the IAB keys (a bad Additional Consent, GPP or US Privacy string, or SDK id).
+    case invalidMapping(IABMappingError)
+
+    public var description: String {
+        switch self {
+        case .noConsent: return "there is no TC, GPP or US Privacy string"
+        case .invalidTCString(let error): return "the TC string is invalid: \(error)"
+        case .notServiceSpecific: return "IsServiceSpecific is 0; the TCF requires 1 (such a string is invalid)"
+        case .invalidMapping(let error): return String(describing: error)
+        }
+    }
+}

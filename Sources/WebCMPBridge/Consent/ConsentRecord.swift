@@ -1,0 +1,84 @@
+import Foundation
+
+/// The bridge's own record of the consent in force, kept beside the IAB keys: the CMP page gets its previous state
+/// back from it (re-injection, settings on demand), expiry is decided from it without a web view, and content web
+/// views are given it (consent sharing).
+public struct ConsentRecord: Sendable, Hashable {
+    /// The consent strings the CMP produced.
+    public var strings: ConsentStrings
+    /// Whether GDPR applies, as written to `IABTCF_gdprApplies` (`nil`: unset, "undetermined").
+    public var gdprApplies: Bool?
+    /// The CMP's non-TCF data (Gravito `nontcfdata`), as JSON.
+    public var nonTCFData: JSONValue?
+    /// When the CMP says this consent expires (Onesecondbefore `expirationDate`).
+    public var expirationDate: Date?
+    /// Cross-domain user id (Onesecondbefore `cduid`).
+    public var crossDomainUserID: String?
+    /// The CMP configuration version the consent was given under (Gravito `configversion`).
+    public var configVersion: String?
+    /// When the user gave this consent (kept when a CMP merely reports consent it already had).
+    public var savedAt: Date
+    /// Where this consent came from.
+    public var source: ConsentSource
+
+    /// Creates a record.
+    public init(
+        strings: ConsentStrings,
+        gdprApplies: Bool? = nil,
+        nonTCFData: JSONValue? = nil,
+        expirationDate: Date? = nil,
+        crossDomainUserID: String? = nil,
+        configVersion: String? = nil,
+        savedAt: Date,
+        source: ConsentSource = .cmpPage
+    ) {
+        self.strings = strings
+        self.gdprApplies = gdprApplies
+        self.nonTCFData = nonTCFData
+        self.expirationDate = expirationDate
+        self.crossDomainUserID = crossDomainUserID
+        self.configVersion = configVersion
+        self.savedAt = savedAt
+        self.source = source
+    }
+
+    /// Creates a record from the individual strings.
+    public init(
+        tcString: String? = nil,
+        nonTCFData: JSONValue? = nil,
+        additionalConsent: String? = nil,
+        gppString: String? = nil,
+        usPrivacy: String? = nil,
+        expirationDate: Date? = nil,
+        crossDomainUserID: String? = nil,
+        configVersion: String? = nil,
+        savedAt: Date
+    ) {
+        self.init(
+            strings: ConsentStrings(
+                tcString: tcString, additionalConsent: additionalConsent, gppString: gppString, usPrivacy: usPrivacy),
+            nonTCFData: nonTCFData, expirationDate: expirationDate, crossDomainUserID: crossDomainUserID,
+            configVersion: configVersion, savedAt: savedAt)
+    }
+
+    /// The TC string.
+    public var tcString: String? { strings.tcString }
+    /// The Google Additional Consent string.
+    public var additionalConsent: String? { strings.additionalConsent }
+    /// The GPP string.
+    public var gppString: String? { strings.gppString }
+    /// The US Privacy string.
+    public var usPrivacy: String? { strings.usPrivacy }
+}
+
+/// Where stored consent came from.
+public enum ConsentSource: String, Sendable, Hashable, CaseIterable {
+    /// The hosted CMP page.
+    case cmpPage
+    /// The app's bundled fallback CMP page (the hosted page could not be loaded).
+    case fallbackPage
+    /// Adopted from the keys a previous CMP SDK left in `UserDefaults` (migration).
+    case migrated
+    /// Produced by the app without a page (programmatic reject-all or withdrawal).
+    case programmatic
+}
