@@ -59,7 +59,22 @@ import Testing
         #expect(result.stdout == "{\"IABUSPrivacy_String\":\"1YNN\"}\n")
     }
 
+    /// A GPP-only invocation prints the per-field keys of its US section (string from the IAB reference encoder's
+    /// tests, iabgpp-es `UsNat.test.ts`).
+    @Test func jsonForGPPOnlyListsTheUSSectionKeys() throws {
+        let result = try Self.run(["inspect", "--json", "--gpp", "DBABLA~CVVVkkkkkpFY.YA"])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        let keys = try Self.keys(fromJSON: result.stdout)
+        #expect(keys["IABGPP_USNAT_SaleOptOut"] == .int(1))
+        #expect(keys["IABGPP_USNAT_Gpc"] == .int(1))
+        #expect(keys["IABGPP_USNAT_SensitiveDataProcessing"] == .string("2_1_0_2_1_0_2_1_0_2_1_0_2_1_0_2"))
+        #expect(keys["IABGPP_7_String"] == .string("CVVVkkkkkpFY.YA"))
+        #expect(!keys.keys.contains { $0.hasPrefix("IABTCF_") })
+    }
+
     @Test(arguments: [
+        (["inspect", "--json", "--gpp", "DBABLA~CVVV"], "US section"),
         (["inspect", "--json", "--usp", "1YNX"], "US Privacy"),
         (["inspect", "--json"], "no TC string"),
         (["inspect", "--json", "--bogus", "x"], "--bogus"),

@@ -121,6 +121,7 @@ extension IABKey {
             return .string
         }
         if rawValue.hasPrefix("IABGPP_"), rawValue.hasSuffix("_String") { return .string }
+        if let kind = GPPUSSection.keyKinds[self] { return kind }
         return nil
     }
 

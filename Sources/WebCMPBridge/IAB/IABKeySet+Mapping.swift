@@ -181,6 +181,8 @@ extension IABKeySet {
     /// - The `IABGPP_TCFEU2_*` mirror keys carry the same values as the `IABTCF_*` keys (binary strings, integers),
     ///   as the GPP EU table refers to the TCF spec for values; they are exactly the keys of that table (so
     ///   `UseNonStandardStacks`, and no `DisclosedVendors`, `UseNonStandardTexts` or AddtlConsent mirror).
+    /// - Each US section (ids 7–27) adds its per-field keys, `IABGPP_USNAT_SaleOptOut` … (see
+    ///   ``GPPUSSectionData/keys``); one that does not decode fails the mapping.
     static func addGPPKeys(
         _ gpp: GPPMappingInput,
         applicableSections: [Int]?,
@@ -224,6 +226,7 @@ extension IABKeySet {
         for section in gpp.sections {
             values[.gppSectionString(section.id)] = .string(section.string)
         }
+        values.merge(try gpp.usSectionKeys()) { _, new in new }
     }
 
     /// `IABTCF_*` keys that have no `IABGPP_TCFEU2_*` counterpart in the GPP EU "Key Names" table.

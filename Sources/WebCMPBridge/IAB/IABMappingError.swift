@@ -14,6 +14,8 @@ public enum IABMappingError: Error, Sendable, Hashable, CustomStringConvertible 
     case invalidGPPSection(id: Int, reason: String)
     /// The TCF EU section (id 2) of the GPP string is not a valid TC string.
     case invalidGPPTCFSection(TCStringError)
+    /// A US section (ids 7–27: MSPA US National, US states) of the GPP string does not decode.
+    case invalidGPPUSSection(GPPUSSectionError)
     /// The US Privacy string is not `1` followed by three of `Y`, `N`, `-` (USP API v1.0, "US Privacy String").
     case invalidUSPrivacy(String)
     /// The CMP SDK id is outside `0...4095` (the 12-bit CMP id space of the TC string).
@@ -36,6 +38,8 @@ public enum IABMappingError: Error, Sendable, Hashable, CustomStringConvertible 
             return "GPP section \(id) is invalid: \(reason)"
         case .invalidGPPTCFSection(let error):
             return "The TCF EU section (id 2) of the GPP string is not a valid TC string: \(error)"
+        case .invalidGPPUSSection(let error):
+            return "A US section of the GPP string is invalid: \(error)"
         case .invalidUSPrivacy(let value):
             return "The US Privacy string \(quoted(value)) is invalid: expected '1' followed by three of Y, N or -."
         case .invalidCmpSDKID(let value):
