@@ -16,7 +16,13 @@ let package = Package(
     targets: [
         .target(
             name: "WebCMPBridge",
-            resources: [.copy("PrivacyInfo.xcprivacy")]
+            resources: [
+                .copy("PrivacyInfo.xcprivacy"),
+                // One entry per script (they land at the bundle's top level): a copied folder named Resources
+                // would make Foundation treat the bundle as an old-style bundle with that folder as its resources.
+                .copy("JavaScript/Resources/tcf-forwarder.js"),
+                .copy("JavaScript/Resources/consent-sharing.js"),
+            ]
         ),
         .target(
             name: "WebCMPBridgeUI",

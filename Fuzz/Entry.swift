@@ -21,6 +21,9 @@ nonisolated(unsafe) let selectedTarget: (UnsafeRawBufferPointer) -> Void = {
         FileHandle.standardError.write(Data("set WEBCMP_FUZZ_TARGET to one of: \(names)\n".utf8))
         exit(2)
     }
+    // The core reads its .js resources through the Bundle.module stand-in that scripts/fuzz generates.
+    let failures = CMPScripts.resourceFailures
+    fuzzCheck(failures.isEmpty, "script resources: \(failures)")
     return target
 }()
 

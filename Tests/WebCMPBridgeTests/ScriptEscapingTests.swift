@@ -42,6 +42,57 @@ import Testing
         }
     }
 
+    /// The same for the builders of the bundled scripts: generated strings as the forwarder's handler name and as every
+    /// stored field of the sharing scripts (install, then update). Each case runs in a fresh Node context standing
+    /// in for a page; what the page sees must be exactly the original code points.
+    @Test func randomStringsReachTheBundledScriptsUnchanged() throws {
+        var generator = Generator(state: 2027)
+        let strings = (0..<120).map { _ in Self.randomString(&generator) } + Self.tricky
+        let points = { (string: String) in "[" + string.unicodeScalars.map { String($0.value) }.joined(separator: ",") + "]" }
+        var script = """
+            const vm = require('vm');
+            const fresh = (handlers) => { const c = { webkit: { messageHandlers: handlers }, addEventListener() {} };
+              c.window = c; return vm.createContext(c); };
+            const cps = (s) => Array.from(s).map((c) => c.codePointAt(0));
+            const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+            const failures = [];
+
+            """
+        for (index, string) in strings.enumerated() {
+            let other = strings[(index + 1) % strings.count]
+            let forwarder = CMPScripts.tcfForwarderSource(handlerName: string, apiWaitMilliseconds: 0)
+            let install = ConsentSharing.userScript(record: ConsentRecord(
+                tcString: string, additionalConsent: other, gppString: string, usPrivacy: other, savedAt: Date()),
+                keys: IABKeySet()).source
+            let update = ConsentSharing.updateScript(record: ConsentRecord(
+                tcString: other, additionalConsent: string, gppString: other, usPrivacy: string, savedAt: Date()),
+                keys: IABKeySet())
+            script += """
+                (() => {
+                  const name = String.fromCodePoint(...\(points(string)));
+                  const other = String.fromCodePoint(...\(points(other)));
+                  const posted = [];
+                  const c = fresh(Object.defineProperty({}, name, { value: { postMessage: (m) => posted.push(m.type) } }));
+                  c.__tcfapi = (cmd, v, cb) => cb({ eventStatus: 'tcloaded', tcString: name || 'x' }, true);
+                  vm.runInContext(\(JavaScriptLiteral.string(forwarder)), c);
+                  if (!same(posted, ['ready', 'tcf'])) failures.push([\(index), 'forwarder', posted]);
+                  const page = fresh({});
+                  vm.runInContext(\(JavaScriptLiteral.string(install)), page);
+                  const a = page.__webcmpSharing.state();
+                  if (!same([a.tcString, a.addtlConsent, a.gppString, a.uspString].map(cps), [name, other, name, other].map(cps)))
+                    failures.push([\(index), 'install']);
+                  vm.runInContext(\(JavaScriptLiteral.string(update)), page);
+                  const b = page.__webcmpSharing.state();
+                  if (!same([b.tcString, b.addtlConsent, b.gppString, b.uspString].map(cps), [other, name, other, name].map(cps)))
+                    failures.push([\(index), 'update']);
+                })();
+
+                """
+        }
+        script += "process.stdout.write(JSON.stringify(failures));\n"
+        #expect(try NodeRunner.run(script) == "[]")
+    }
+
     @Test func outputContainsNoRawHTMLOrLineSeparators() {
         let literal = JavaScriptLiteral.string("</script><!--\u{2028}\u{2029}&")
         #expect(!literal.contains("<"))

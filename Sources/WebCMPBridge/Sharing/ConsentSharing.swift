@@ -16,7 +16,9 @@ import Foundation
 ///
 /// Idempotent: the script keeps one state object per page (`window.__webcmpSharing`); running it again, or running
 /// ``updateScript(record:keys:)`` after consent changed, replaces the data and notifies `__tcfapi` listeners, and
-/// never installs a second set of handlers. Every value is JSON-encoded (``JavaScriptLiteral``).
+/// never installs a second set of handlers. The script is the resource `consent-sharing.js`; every value is
+/// JSON-encoded (``JavaScriptLiteral``). If the resource is missing both builders return a script that does nothing
+/// (still marked with ``scriptMarker``), see ``CMPScripts/resourceFailures``.
 ///
 /// Spec: TCF "Consent Management Platform API" v2.2, "What required API commands must a CMP support?",
 /// "TCData", "PingReturn"; GPP "CMP API Specification" v1.1, "Required API Commands".
@@ -31,14 +33,13 @@ public enum ConsentSharing {
 
     /// The user script to add to a content web view (document start, all frames: ad tags often live in iframes).
     public static func userScript(record: ConsentRecord?, keys: IABKeySet) -> UserScript {
-        UserScript(source: installSource(state: state(record: record, keys: keys)), injectionTime: .documentStart,
-                   forMainFrameOnly: false)
+        UserScript(source: source(state: state(record: record, keys: keys), install: true),
+                   injectionTime: .documentStart, forMainFrameOnly: false)
     }
 
     /// A script to evaluate in a page that already runs the sharing script, after consent changed.
     public static func updateScript(record: ConsentRecord?, keys: IABKeySet) -> String {
-        let state = JavaScriptLiteral.expression(state(record: record, keys: keys))
-        return "\(scriptMarker)\nif (window.__webcmpSharing) { window.__webcmpSharing.update(\(state)); }"
+        source(state: state(record: record, keys: keys), install: false)
     }
 
     /// The consent state the scripts carry: the stored strings plus `TCData`/`PingReturn` built from the IAB keys.
@@ -126,109 +127,12 @@ public enum ConsentSharing {
         return .object(data)
     }
 
-    private static func installSource(state: JSONValue) -> String {
-        "\(scriptMarker)\n(function (state) {\n" + installBody + "\n})(\(JavaScriptLiteral.expression(state)));"
+    /// `consent-sharing.js` called with `{state, install}` behind the ``scriptMarker`` comment. `install: false` (the
+    /// update script) only hands the state to a script already running in the page.
+    static func source(state: JSONValue, install: Bool) -> String {
+        scriptMarker + "\n" + ScriptResource.consentSharing.source(config: .object([
+            "state": state,
+            "install": .bool(install),
+        ]))
     }
-
-    private static let installBody = """
-          if (window.__webcmpSharing) { window.__webcmpSharing.update(state); return; }
-          var listeners = {};
-          var nextListener = 1;
-          var copy = function (value) { return value === undefined ? undefined : JSON.parse(JSON.stringify(value)); };
-          var tcData = function (status, listenerId) {
-            if (!state.tcData) { return null; }
-            var data = copy(state.tcData);
-            data.eventStatus = status;
-            data.listenerId = listenerId;
-            return data;
-          };
-          var sharing = {
-            update: function (next) {
-              state = next;
-              Object.keys(listeners).forEach(function (id) {
-                var data = tcData('useractioncomplete', Number(id));
-                try { listeners[id](data, data !== null); } catch (e) {}
-              });
-            },
-            state: function () { return copy(state); }
-          };
-          Object.defineProperty(window, '__webcmpSharing', { value: Object.freeze(sharing) });
-
-          var answerSourcepoint = function (event) {
-            var data = event.data;
-            var name = typeof data === 'string' ? data : (data && typeof data === 'object' ? data.name : null);
-            if (name !== 'sp.readyForConsent' || !event.source) { return; }
-            var consent = {};
-            if (state.tcString) {
-              consent.gdpr = { euconsent: state.tcString, addtlConsent: state.addtlConsent, gdprApplies: state.gdprApplies };
-            }
-            if (state.gppString) { consent.usnat = { gppString: state.gppString }; }
-            if (state.uspString) { consent.ccpa = { uspstring: state.uspString }; }
-            try { event.source.postMessage({ name: 'sp.loadConsent', consent: consent }, event.origin || '*'); } catch (e) {}
-          };
-          window.addEventListener('message', answerSourcepoint);
-
-          if (typeof window.__tcfapi !== 'function') {
-            window.__tcfapi = function (command, version, callback, parameter) {
-              if (typeof callback !== 'function') { return; }
-              if (command === 'ping') {
-                callback({
-                  gdprApplies: state.gdprApplies === null ? undefined : state.gdprApplies,
-                  cmpLoaded: true, cmpStatus: 'loaded', displayStatus: 'disabled', apiVersion: '2.2',
-                  cmpVersion: state.cmpVersion === null ? undefined : state.cmpVersion,
-                  cmpId: state.cmpId === null ? undefined : state.cmpId,
-                  gvlVersion: state.tcData ? state.tcData.gvlVersion : undefined,
-                  tcfPolicyVersion: state.tcData ? state.tcData.tcfPolicyVersion : undefined
-                }, true);
-              } else if (command === 'getTCData') {
-                var data = tcData('tcloaded', undefined);
-                callback(data, data !== null);
-              } else if (command === 'addEventListener') {
-                var id = nextListener++;
-                listeners[id] = callback;
-                var initial = tcData('tcloaded', id);
-                callback(initial, initial !== null);
-              } else if (command === 'removeEventListener') {
-                var existed = Object.prototype.hasOwnProperty.call(listeners, parameter);
-                delete listeners[parameter];
-                callback(existed);
-              } else {
-                callback(null, false);
-              }
-            };
-          }
-
-          if (typeof window.__gpp !== 'function') {
-            var gppListeners = {};
-            var nextGPPListener = 1;
-            var pingData = function () {
-              return {
-                gppVersion: '1.1', cmpStatus: 'loaded', cmpDisplayStatus: 'disabled', signalStatus: 'ready',
-                supportedAPIs: [], cmpId: state.cmpId === null ? 0 : state.cmpId,
-                sectionList: state.gppSections || [], applicableSections: state.gppSections || [-1],
-                gppString: state.gppString || '', parsedSections: {}
-              };
-            };
-            window.__gpp = function (command, callback, parameter) {
-              if (typeof callback !== 'function') { return; }
-              if (command === 'ping') { callback(pingData(), true); }
-              else if (command === 'addEventListener') {
-                var id = nextGPPListener++;
-                gppListeners[id] = callback;
-                callback({ eventName: 'listenerRegistered', listenerId: id, data: true, pingData: pingData() }, true);
-                callback({ eventName: 'signalStatus', listenerId: id, data: 'ready', pingData: pingData() }, true);
-              } else if (command === 'removeEventListener') {
-                var existed = Object.prototype.hasOwnProperty.call(gppListeners, parameter);
-                delete gppListeners[parameter];
-                callback(existed, true);
-              } else if (command === 'hasSection') {
-                callback(false, true);
-              } else if (command === 'getSection') {
-                callback(null, true);
-              } else {
-                callback(null, false);
-              }
-            };
-          }
-        """
 }

@@ -14,15 +14,20 @@ enum NodeRunner {
         return nil
     }
 
+    /// Checks the syntax of `source` without running it (`node --check`); throws with Node's message when it fails.
+    static func check(_ source: String) throws {
+        _ = try run(source, options: ["--check"])
+    }
+
     /// Runs `source` (passed through a temporary file, never through a shell) and returns its standard output.
-    static func run(_ source: String) throws -> String {
+    static func run(_ source: String, options: [String] = []) throws -> String {
         guard let executable else { throw Failure(description: "node is not installed (scripts/test installs it)") }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("webcmp-\(UUID().uuidString).js")
         try Data(source.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let process = Process()
         process.executableURL = executable
-        process.arguments = [file.path]
+        process.arguments = options + [file.path]
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
