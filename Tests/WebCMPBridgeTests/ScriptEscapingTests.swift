@@ -53,7 +53,8 @@ import Testing
             const vm = require('vm');
             const fresh = (handlers) => { const c = { webkit: { messageHandlers: handlers }, addEventListener() {} };
               c.window = c; return vm.createContext(c); };
-            const cps = (s) => Array.from(s).map((c) => c.codePointAt(0));
+            // A record stores an empty string as absent (ConsentStrings), which the page sees as null.
+            const cps = (s) => s === null ? [] : Array.from(s).map((c) => c.codePointAt(0));
             const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
             const failures = [];
 
