@@ -34,7 +34,8 @@ public enum IABMappingError: Error, Sendable, Hashable, CustomStringConvertible 
         case .invalidGPPTCFSection(let error):
             return "The TCF EU section (id 2) of the GPP string is not a valid TC string: \(error)"
         case .invalidUSPrivacy(let value):
-            return "The US Privacy string \(quoted(value)) is invalid: expected '1' followed by three of Y, N or -."
+            return "The US Privacy string \(UntrustedText.quoted(value)) is invalid: expected '1' followed by three of "
+                + "Y, N or -."
         case .invalidCmpSDKID(let value):
             return "The CMP SDK id \(value) is outside 0...4095."
         case .invalidCmpSDKVersion(let value):
@@ -43,18 +44,4 @@ public enum IABMappingError: Error, Sendable, Hashable, CustomStringConvertible 
             return "The GPP applicable section id \(value) is not -1, 0 or a section id in 1...65535."
         }
     }
-}
-
-/// A short, printable rendering of untrusted input for error messages (at most 64 characters, quoted).
-func quoted(_ value: String) -> String {
-    let limit = 64
-    var result = ""
-    for (index, character) in value.unicodeScalars.enumerated() {
-        if index == limit {
-            result += "…"
-            break
-        }
-        result += character.escaped(asASCII: true)
-    }
-    return "\"" + result + "\""
 }
