@@ -155,7 +155,7 @@ import Testing
         try Self.withStore(backend) { store in
             try store.storage.write(
                 [
-                    ConsentStore.recordKey: .data(Data("{\"savedAt\": \"yesterday\"}".utf8)),
+                    ConsentStore.recordKey: .double(7),
                     ConsentStore.savedAtKey: .string("now"),
                     "IABTCF_CmpSdkID": .double(1.5),
                 ], [])
@@ -203,6 +203,19 @@ import Testing
         let other = ConsentStore.userDefaults(suiteName: suite)
         #expect(other.iabKeys() == Self.keysV1)
         #expect(other.record() == Self.record)
+    }
+
+    /// Values of property-list types the store never writes (`Data`, left by someone else) read as absent.
+    @Test func userDefaultsValuesOfOtherTypesReadAsAbsent() throws {
+        let suite = "WebCMPBridgeTests." + UUID().uuidString
+        defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        defaults.set(Data("{\"savedAt\": \"yesterday\"}".utf8), forKey: ConsentStore.recordKey)
+        defaults.set(Data([1]), forKey: "IABTCF_CmpSdkID")
+        let store = ConsentStore.userDefaults(suiteName: suite)
+        #expect(store.record() == nil)
+        #expect(store.iabKeys().values.isEmpty)
+        #expect(store.storage.load([ConsentStore.recordKey, "IABTCF_CmpSdkID"]).isEmpty)
     }
 
     @Test func errorDescriptions() {
