@@ -41,7 +41,7 @@ import Testing
     }
 
     static let keysV1 = IABKeySet([
-        .cmpSdkID: .int(300),
+        .cmpSDKID: .int(300),
         .gdprApplies: .int(1),
         .tcString: .string("CQ-first"),
         .vendorConsents: .string("0101"),
@@ -52,7 +52,7 @@ import Testing
     ])
 
     static let keysV2 = IABKeySet([
-        .cmpSdkID: .int(300),
+        .cmpSDKID: .int(300),
         .gdprApplies: .int(0),
         .tcString: .string("CQ-second"),
         .vendorConsents: .string(""),

@@ -41,9 +41,9 @@ extension IABKeySet {
         additionalConsent: String?,
         consent: InAppConsent
     ) throws(IABMappingError) -> IABKeySet {
-        if let id = consent.cmpSDKID, !(0...4095).contains(id) { throw .invalidCmpSDKID(id) }
+        if let id = consent.cmpSDKID, !(0...4095).contains(id) { throw .invalidCMPSDKID(id) }
         if let version = consent.cmpSDKVersion, !(0...Int(Int32.max)).contains(version) {
-            throw .invalidCmpSDKVersion(version)
+            throw .invalidCMPSDKVersion(version)
         }
         let usPrivacy = consent.usPrivacy.nonEmpty
         if let usPrivacy, !IABKeySet.isValidUSPrivacy(usPrivacy) { throw .invalidUSPrivacy(usPrivacy) }
@@ -96,8 +96,8 @@ extension IABKeySet {
     ) -> [IABKey: IABValue] {
         var keys: [IABKey: IABValue] = [:]
         keys.reserveCapacity(24 + model.publisherRestrictions.count)
-        keys[.cmpSdkID] = .int(cmpSDKID ?? model.cmpID)
-        if let version = cmpSDKVersion ?? (cmpSDKID == nil ? model.cmpVersion : nil) { keys[.cmpSdkVersion] = .int(version) }
+        keys[.cmpSDKID] = .int(cmpSDKID ?? model.cmpID)
+        if let version = cmpSDKVersion ?? (cmpSDKID == nil ? model.cmpVersion : nil) { keys[.cmpSDKVersion] = .int(version) }
         keys[.policyVersion] = .int(model.policyVersion)
         if let gdprApplies { keys[.gdprApplies] = .int(gdprApplies ? 1 : 0) }
         keys[.publisherCC] = .string(model.publisherCountryCode)
@@ -112,7 +112,7 @@ extension IABKeySet {
         }
         keys[.purposeConsents] = .string(model.purposeConsents.binaryString)
         keys[.purposeLegitimateInterests] = .string(model.purposeLegitimateInterests.binaryString)
-        keys[.specialFeaturesOptIns] = .string(model.specialFeatureOptIns.binaryString)
+        keys[.specialFeatureOptIns] = .string(model.specialFeatureOptIns.binaryString)
         let publisher = model.publisherTC
         keys[.publisherConsent] = .string(publisher?.purposeConsents.binaryString ?? "")
         keys[.publisherLegitimateInterests] = .string(publisher?.purposeLegitimateInterests.binaryString ?? "")
