@@ -6,7 +6,7 @@
 ///
 /// Two sets are equal when they contain the same ids; the storage is kept normalised (no trailing zero words).
 ///
-/// Invariants (``_checkInvariants()`` asserts them after every initializer and mutation in debug builds):
+/// Invariants (`_checkInvariants()` asserts them after every initializer and mutation in debug builds):
 /// - no trailing zero word, so ``isEmpty``, ``max`` and equality can read the last word;
 /// - at most `maximumWordCount` words, and no bit above ``maximumID`` (so every id is in `1...maximumID`, and
 ///   ``max`` is at most `words.count * 64`).
