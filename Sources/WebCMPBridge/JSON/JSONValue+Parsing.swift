@@ -110,9 +110,9 @@ private func isBoolean(_ number: NSNumber) -> Bool {
 /// A small RFC 8259 parser over UTF-8 bytes that enforces ``JSONLimits`` while it reads.
 ///
 /// It reads hostile input, so every access is a bounds-checked `Array` subscript: a mistake in the index arithmetic
-/// traps instead of reading past the buffer. The `UnsafeBufferPointer` version this replaced was about 8% faster on
-/// `webcmp bench`'s 2.8 KB save body (median 39.6 µs against 42.7 µs, six alternating release runs on a shared 2-core
-/// machine), far from the 1.5x that would justify unchecked reads of hostile input.
+/// traps instead of reading past the buffer. The `UnsafeBufferPointer` version this replaced was about 10% faster on
+/// `webcmp bench`'s 2.8 KB save body (medians 39.7 µs against 43.3 µs, median per-pair ratio 1.10 over 12 alternating
+/// release runs on a shared 2-core machine), far from the 1.5x that would justify unchecked reads of hostile input.
 private struct BoundedJSONParser {
     let bytes: [UInt8]
     let limits: JSONLimits
