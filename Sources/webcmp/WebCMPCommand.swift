@@ -17,8 +17,9 @@ enum WebCMPCommand {
                  Without TCSTRING but with --gpp, only the GPP keys (and IABUSPrivacy_String) are written.
                  --gpp-sid gives the GPP applicable sections (IABGPP_GppSID), e.g. 2 or 7_8.
                  Bad input: one line on stderr, nothing on stdout, exit status 2.
-        bench    Measures decode and decode + key mapping of ~1,000-vendor strings against a plain base64url
-                 decode, and the launch-time "is consent stored" read with UserDefaults.
+        bench    Measures decode and decode + key mapping of ~1,000-vendor strings against a minimal byte-loop
+                 base64url decode, the parse of a save message body, and the launch-time "is consent stored" read
+                 with UserDefaults.
                  Run it as: swift run -c release webcmp bench
 
         """

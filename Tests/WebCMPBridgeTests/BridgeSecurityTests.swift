@@ -149,7 +149,7 @@ import Testing
         let unsanitized = "rejected a message on 'jsHandler': unknown message type '" + String(repeating: "é", count: 5_000) + "'"
         #expect(messages[1] == String(String.UnicodeScalarView(unsanitized.unicodeScalars.prefix(LogText.maximumScalars)))
             + "… (\(unsanitized.unicodeScalars.count - LogText.maximumScalars) more characters)")
-        #expect(messages[2].contains("U+A ('\\u{A}') at offset 3"))
+        #expect(messages[2].contains("U+A (\"\\u{A}\") at offset 3"))
         for message in messages {
             #expect(!message.unicodeScalars.contains { [.control, .format, .lineSeparator].contains($0.properties.generalCategory) })
         }

@@ -93,7 +93,7 @@ import Testing
                 group.addTask {
                     var record = Self.record(.number(Double(index)))
                     record.configVersion = String(index)
-                    try store.apply(IABKeySet([.cmpSdkID: .int(index)]), record: record)
+                    try store.apply(IABKeySet([.cmpSDKID: .int(index)]), record: record)
                     _ = store.record()
                     _ = store.iabKeys()
                 }
@@ -105,6 +105,6 @@ import Testing
         let version = try #require(stored.configVersion)
         let index = try #require(Int(version))
         #expect(stored.nonTCFData == .number(Double(index)))
-        #expect(store.iabKeys() == IABKeySet([.cmpSdkID: .int(index)]))
+        #expect(store.iabKeys() == IABKeySet([.cmpSDKID: .int(index)]))
     }
 }

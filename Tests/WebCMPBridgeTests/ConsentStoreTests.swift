@@ -41,7 +41,7 @@ import Testing
     }
 
     static let keysV1 = IABKeySet([
-        .cmpSdkID: .int(300),
+        .cmpSDKID: .int(300),
         .gdprApplies: .int(1),
         .tcString: .string("CQ-first"),
         .vendorConsents: .string("0101"),
@@ -52,7 +52,7 @@ import Testing
     ])
 
     static let keysV2 = IABKeySet([
-        .cmpSdkID: .int(300),
+        .cmpSDKID: .int(300),
         .gdprApplies: .int(0),
         .tcString: .string("CQ-second"),
         .vendorConsents: .string(""),
@@ -152,7 +152,7 @@ import Testing
         try Self.withStore(backend) { store in
             try store.storage.write(
                 [
-                    ConsentStore.recordKey: .data(Data("{\"savedAt\": \"yesterday\"}".utf8)),
+                    ConsentStore.recordKey: .double(7),
                     "IABTCF_CmpSdkID": .double(1.5),
                 ], [])
             #expect(store.record() == nil)
@@ -198,6 +198,19 @@ import Testing
         let other = ConsentStore.userDefaults(suiteName: suite)
         #expect(other.iabKeys() == Self.keysV1)
         #expect(other.record() == Self.record)
+    }
+
+    /// Values of property-list types the store never writes (`Data`, left by someone else) read as absent.
+    @Test func userDefaultsValuesOfOtherTypesReadAsAbsent() throws {
+        let suite = "WebCMPBridgeTests." + UUID().uuidString
+        defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        defaults.set(Data("{\"savedAt\": \"yesterday\"}".utf8), forKey: ConsentStore.recordKey)
+        defaults.set(Data([1]), forKey: "IABTCF_CmpSdkID")
+        let store = ConsentStore.userDefaults(suiteName: suite)
+        #expect(store.record() == nil)
+        #expect(store.iabKeys().values.isEmpty)
+        #expect(store.storage.load([ConsentStore.recordKey, "IABTCF_CmpSdkID"]).isEmpty)
     }
 
     @Test func errorDescriptions() {

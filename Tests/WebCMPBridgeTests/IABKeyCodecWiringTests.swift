@@ -35,7 +35,7 @@ import Testing
         }
         // A configured SDK id without a version leaves IABTCF_CmpSdkVersion (and its mirror) unset rather than
         // pairing the id with the version of the CMP that wrote the string; every other mirror key is present.
-        #expect(tcf[.cmpSdkVersion] == nil)
+        #expect(tcf[.cmpSDKVersion] == nil)
         #expect(keys["IABGPP_TCFEU2_CmpSdkVersion"] == nil)
         #expect(mirrored == 16)
     }

@@ -74,8 +74,8 @@ import Testing
 
     @Test func sdkIDFallsBackToTheStringsCMP() throws {
         let keys = try Self.map(TCString(cmpID: 28, cmpVersion: 9))
-        #expect(keys[.cmpSdkID] == .int(28))
-        #expect(keys[.cmpSdkVersion] == .int(9))
+        #expect(keys[.cmpSDKID] == .int(28))
+        #expect(keys[.cmpSDKVersion] == .int(9))
     }
 
     @Test func absentSegmentsAndEmptySets() throws {
@@ -83,7 +83,7 @@ import Testing
         #expect(keys[.disclosedVendors] == nil)
         for key in [
             IABKey.publisherConsent, .publisherLegitimateInterests, .publisherCustomPurposesConsents,
-            .publisherCustomPurposesLegitimateInterests, .vendorConsents, .purposeConsents, .specialFeaturesOptIns,
+            .publisherCustomPurposesLegitimateInterests, .vendorConsents, .purposeConsents, .specialFeatureOptIns,
         ] {
             #expect(keys[key] == .string(""), "\(key)")
         }
@@ -151,16 +151,16 @@ import Testing
     }
 
     @Test func sdkIDAndVersionRanges() {
-        #expect(throws: IABMappingError.invalidCmpSDKID(4096)) {
+        #expect(throws: IABMappingError.invalidCMPSDKID(4096)) {
             try Self.map(TCString(), InAppConsent(cmpSDKID: 4096))
         }
-        #expect(throws: IABMappingError.invalidCmpSDKID(-1)) {
+        #expect(throws: IABMappingError.invalidCMPSDKID(-1)) {
             try Self.map(TCString(), InAppConsent(cmpSDKID: -1))
         }
-        #expect(throws: IABMappingError.invalidCmpSDKVersion(-5)) {
+        #expect(throws: IABMappingError.invalidCMPSDKVersion(-5)) {
             try Self.map(TCString(), InAppConsent(cmpSDKVersion: -5))
         }
-        #expect(throws: IABMappingError.invalidCmpSDKVersion(Int(Int32.max) + 1)) {
+        #expect(throws: IABMappingError.invalidCMPSDKVersion(Int(Int32.max) + 1)) {
             try Self.map(TCString(), InAppConsent(cmpSDKVersion: Int(Int32.max) + 1))
         }
     }
@@ -239,7 +239,7 @@ import Testing
 
     @Test func errorDescriptionsNameTheProblem() {
         #expect(IABMappingError.invalidUSPrivacy("1ZZZ").description.contains("\"1ZZZ\""))
-        #expect(IABMappingError.invalidCmpSDKID(9999).description.contains("9999"))
+        #expect(IABMappingError.invalidCMPSDKID(9999).description.contains("9999"))
         let long = String(repeating: "x", count: 500) + "\u{0}"
         let description = IABMappingError.invalidUSPrivacy(long).description
         #expect(description.count < 200)

@@ -38,7 +38,7 @@ import Testing
             let keys = try IABKeySet(mapping: InAppConsent(tcString: string, gdprApplies: gdprApplies))
 
             #expect(keys[.tcString] == .string(string))
-            #expect(keys[.cmpSdkID] == .int(model.cmpID))
+            #expect(keys[.cmpSDKID] == .int(model.cmpID))
             #expect(keys[.policyVersion] == .int(model.policyVersion))
             #expect(keys[.gdprApplies] == gdprApplies.map { .int($0 ? 1 : 0) })
             #expect(keys[.useNonStandardTexts] == .int(model.useNonStandardTexts ? 1 : 0))
@@ -49,7 +49,7 @@ import Testing
             Self.check(keys[.vendorLegitimateInterests], encodes: model.vendorLegitimateInterests, "VendorLI")
             Self.check(keys[.purposeConsents], encodes: model.purposeConsents, "PurposeConsents")
             Self.check(keys[.purposeLegitimateInterests], encodes: model.purposeLegitimateInterests, "PurposeLI")
-            Self.check(keys[.specialFeaturesOptIns], encodes: model.specialFeatureOptIns, "SpecialFeatures")
+            Self.check(keys[.specialFeatureOptIns], encodes: model.specialFeatureOptIns, "SpecialFeatures")
             if let disclosed = model.disclosedVendors {
                 Self.check(keys[.disclosedVendors], encodes: disclosed, "DisclosedVendors")
             } else {

@@ -204,10 +204,10 @@ import Testing
         #expect(keys["IABGPP_2_TCString"] == .string(section))
         // One CMP SDK per app: the mirror takes the SDK id from the TC string (880), not from the section (31).
         #expect(keys["IABGPP_TCFEU2_CmpSdkID"] == .int(880))
-        #expect(keys[.cmpSdkID] == .int(880))
+        #expect(keys[.cmpSDKID] == .int(880))
         let gppOnly = try IABKeySet(mapping: InAppConsent(gppString: "DBABM~" + section))
         #expect(gppOnly["IABGPP_TCFEU2_CmpSdkID"] == .int(31))
-        #expect(gppOnly[.cmpSdkID] == nil)
+        #expect(gppOnly[.cmpSDKID] == nil)
         #expect(keys["IABGPP_TCFEU2_PublisherCC"] == .string("DE"))
         #expect(keys[.gppSID] == .string("2"))
     }

@@ -38,4 +38,75 @@ import Testing
         #expect(a == [2])
         #expect(a.hashValue == IDSet([2]).hashValue)
     }
+
+    /// The checker reports each kind of broken storage (so that the asserts after every mutation can fail).
+    @Test func invariantCheckerCatchesBrokenStorage() {
+        #expect(IDSet(_uncheckedWords: [])._invariantViolations() == [])
+        #expect(IDSet(_uncheckedWords: [1, 1 << 63])._invariantViolations() == [])
+        #expect(IDSet(_uncheckedWords: [1, 0])._invariantViolations().contains("trailing zero word"))
+        #expect(IDSet(_uncheckedWords: [0])._invariantViolations().contains("trailing zero word"))
+        let tooMany = [UInt64](repeating: 1, count: IDSet.maximumWordCount + 1)
+        #expect(IDSet(_uncheckedWords: tooMany)._invariantViolations().contains { $0.contains("more than 1024") })
+        var full = [UInt64](repeating: ~0, count: IDSet.maximumWordCount)
+        #expect(IDSet(_uncheckedWords: full)._invariantViolations().contains("an id above 65535"))
+        full[full.count - 1] = ~0 >> 1
+        #expect(IDSet(_uncheckedWords: full)._invariantViolations() == [])
+        #expect(IDSet(_uncheckedWords: full).max == IDSet.maximumID)
+    }
+
+    /// Random inserts, range inserts, removals and decoder-built sets keep the invariants and agree with a plain
+    /// `Set<Int>` on every observable: members, order, count, max, binary string and runs.
+    @Test(arguments: [UInt64(1), 2, 3, 0xC0FFEE])
+    func randomOperationsKeepTheInvariants(seed: UInt64) {
+        var generator = SplitMix64(state: seed)
+        // Ids cluster around the word and range edges, with some outside `1...maximumID`.
+        let edges = [-1, 0, 1, 2, 63, 64, 65, 128, 129, 1_000, 65_472, 65_473, 65_534, 65_535, 65_536, 70_000]
+        func randomID() -> Int {
+            switch Int.random(in: 0..<4, using: &generator) {
+            case 0: return edges.randomElement(using: &generator)! + Int.random(in: -1...1, using: &generator)
+            case 1: return Int.random(in: -2...70_000, using: &generator)
+            default: return Int.random(in: -2...300, using: &generator)
+            }
+        }
+        var set = IDSet()
+        var reference = Set<Int>()
+        for step in 0..<800 {
+            switch Int.random(in: 0..<10, using: &generator) {
+            case 0..<4:
+                let id = randomID()
+                set.insert(id)
+                if (1...IDSet.maximumID).contains(id) { reference.insert(id) }
+            case 4..<6:
+                let lower = randomID()
+                let upper = lower + Int.random(in: 0...200, using: &generator)
+                set.insert(contentsOf: lower...upper)
+                let (low, high) = (max(lower, 1), min(upper, IDSet.maximumID))
+                if low <= high { reference.formUnion(low...high) }
+            case 6..<9:
+                // Mostly ids that are present, so that removals empty words and shrink the storage.
+                let id = reference.randomElement(using: &generator).flatMap { Bool.random(using: &generator) ? $0 : nil }
+                    ?? randomID()
+                set.remove(id)
+                reference.remove(id)
+            default:
+                // A decoder's view: the same ids rebuilt from raw words, with trailing zero words to normalise.
+                set = IDSet(words: set.words + [UInt64](repeating: 0, count: Int.random(in: 0...3, using: &generator)))
+            }
+            #expect(set._invariantViolations() == [], "seed \(seed) step \(step)")
+            #expect(set.count == reference.count, "seed \(seed) step \(step)")
+            let referenceMax = reference.max()
+            #expect(set.max == referenceMax, "seed \(seed) step \(step)")
+            #expect(set.isEmpty == reference.isEmpty)
+            if step % 100 == 0 || step == 799 {
+                let sorted = reference.sorted()
+                #expect(set.sorted == sorted, "seed \(seed) step \(step)")
+                #expect(set == IDSet(sorted))
+                #expect(set.runs.flatMap { Array($0) } == sorted)
+                #expect(zip(set.runs, set.runs.dropFirst()).allSatisfy { $0.upperBound + 1 < $1.lowerBound })
+                let binary = Array(set.binaryString.utf8)
+                #expect(binary.count == (referenceMax ?? 0))
+                #expect(binary.indices.allSatisfy { (binary[$0] == UInt8(ascii: "1")) == reference.contains($0 + 1) })
+            }
+        }
+    }
 }

@@ -70,9 +70,10 @@ public enum AdditionalConsentError: Error, Sendable, Hashable, CustomStringConve
 
     public var description: String {
         switch self {
-        case .unsupportedVersion(let version): return "unsupported Additional Consent version '\(version.prefix(16))'"
+        case .unsupportedVersion(let version): return "unsupported Additional Consent version \(UntrustedText.quoted(version))"
         case .malformed(let reason): return "malformed Additional Consent string: \(reason)"
-        case let .invalidProviderID(id, part): return "invalid provider id '\(id)' in the \(part) of the Additional Consent string"
+        case let .invalidProviderID(id, part):
+            return "invalid provider id \(UntrustedText.quoted(id)) in the \(part) of the Additional Consent string"
         case let .tooLong(length, limit): return "the Additional Consent string has \(length) bytes, over the limit of \(limit)"
         }
     }

@@ -9,22 +9,5 @@ enum LogText {
 
     /// `text` with every control (`Cc`), format (`Cf`: bidirectional controls, zero-width characters) and line or
     /// paragraph separator scalar written as `\u{XXXX}`, cut after ``maximumScalars`` scalars.
-    static func sanitized(_ text: String) -> String {
-        var result = String.UnicodeScalarView()
-        var kept = 0
-        for scalar in text.unicodeScalars {
-            guard kept < maximumScalars else {
-                let rest = text.unicodeScalars.count - maximumScalars
-                return String(result) + "… (\(rest) more characters)"
-            }
-            kept += 1
-            switch scalar.properties.generalCategory {
-            case .control, .format, .lineSeparator, .paragraphSeparator:
-                result.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
-            default:
-                result.append(scalar)
-            }
-        }
-        return String(result)
-    }
+    static func sanitized(_ text: String) -> String { UntrustedText.sanitized(text, maximumScalars: maximumScalars) }
 }

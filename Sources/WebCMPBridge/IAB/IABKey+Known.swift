@@ -2,13 +2,16 @@
 ///
 /// Spec: TCF "Consent Management Platform API" v2.2, "In-App Details" (key table); GPP "CMP API Specification" v1.1,
 /// "In-App Details"; GPP "IAB TCF Europe Technical Specification", "Key Names"; USP API v1.0, "In-app support".
+///
+/// The key strings are exactly the specs'; the Swift names follow Swift casing (`cmpSDKID` for `IABTCF_CmpSdkID`)
+/// and the names of the ``TCString`` fields they carry (`specialFeatureOptIns` for `IABTCF_SpecialFeaturesOptIns`).
 extension IABKey {
     // MARK: TCF v2 (`IABTCF_*`), CMP API v2.2 "In-App Details"
 
     /// `IABTCF_CmpSdkID` (Number): the CMP SDK id; its presence tells vendors a CMP is present.
-    public static let cmpSdkID: IABKey = "IABTCF_CmpSdkID"
+    public static let cmpSDKID: IABKey = "IABTCF_CmpSdkID"
     /// `IABTCF_CmpSdkVersion` (Number).
-    public static let cmpSdkVersion: IABKey = "IABTCF_CmpSdkVersion"
+    public static let cmpSDKVersion: IABKey = "IABTCF_CmpSdkVersion"
     /// `IABTCF_PolicyVersion` (Number): the TC string's `TcfPolicyVersion`.
     public static let policyVersion: IABKey = "IABTCF_PolicyVersion"
     /// `IABTCF_gdprApplies` (Number 0/1; unset while undetermined).
@@ -36,7 +39,7 @@ extension IABKey {
     /// `IABTCF_PurposeLegitimateInterests` (binary string).
     public static let purposeLegitimateInterests: IABKey = "IABTCF_PurposeLegitimateInterests"
     /// `IABTCF_SpecialFeaturesOptIns` (binary string).
-    public static let specialFeaturesOptIns: IABKey = "IABTCF_SpecialFeaturesOptIns"
+    public static let specialFeatureOptIns: IABKey = "IABTCF_SpecialFeaturesOptIns"
     /// `IABTCF_PublisherConsent` (binary string, PublisherTC segment).
     public static let publisherConsent: IABKey = "IABTCF_PublisherConsent"
     /// `IABTCF_PublisherLegitimateInterests` (binary string, PublisherTC segment).
@@ -128,7 +131,7 @@ extension IABKey {
     private static let knownKinds: [IABKey: IABValue.Kind] = {
         var kinds: [IABKey: IABValue.Kind] = [:]
         let numbers: [IABKey] = [
-            .cmpSdkID, .cmpSdkVersion, .policyVersion, .gdprApplies, .purposeOneTreatment, .useNonStandardTexts,
+            .cmpSDKID, .cmpSDKVersion, .policyVersion, .gdprApplies, .purposeOneTreatment, .useNonStandardTexts,
             .useNonStandardStacks,
         ]
         let strings: [IABKey] = [
@@ -151,7 +154,7 @@ extension IABKey {
     /// The keys whose values are IAB binary strings (`'0'`/`'1'` only, index 0 = id 1).
     static let binaryStringKeys: [IABKey] = [
         .vendorConsents, .vendorLegitimateInterests, .disclosedVendors, .purposeConsents,
-        .purposeLegitimateInterests, .specialFeaturesOptIns, .publisherConsent, .publisherLegitimateInterests,
+        .purposeLegitimateInterests, .specialFeatureOptIns, .publisherConsent, .publisherLegitimateInterests,
         .publisherCustomPurposesConsents, .publisherCustomPurposesLegitimateInterests,
     ]
 }

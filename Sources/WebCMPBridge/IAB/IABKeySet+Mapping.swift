@@ -50,9 +50,9 @@ extension IABKeySet {
         additionalConsent: String?,
         consent: InAppConsent
     ) throws(IABMappingError) -> IABKeySet {
-        if let id = consent.cmpSDKID, !(0...4095).contains(id) { throw .invalidCmpSDKID(id) }
+        if let id = consent.cmpSDKID, !(0...4095).contains(id) { throw .invalidCMPSDKID(id) }
         if let version = consent.cmpSDKVersion, !(0...Int(Int32.max)).contains(version) {
-            throw .invalidCmpSDKVersion(version)
+            throw .invalidCMPSDKVersion(version)
         }
         let usPrivacy = consent.strings.usPrivacy
         if let usPrivacy, !IABKeySet.isValidUSPrivacy(usPrivacy) { throw .invalidUSPrivacy(usPrivacy) }
@@ -102,8 +102,8 @@ extension IABKeySet {
     ) -> [IABKey: IABValue] {
         var keys: [IABKey: IABValue] = [:]
         keys.reserveCapacity(24 + model.publisherRestrictions.count)
-        keys[.cmpSdkID] = .int(cmpSDKID)
-        if let cmpSDKVersion { keys[.cmpSdkVersion] = .int(cmpSDKVersion) }
+        keys[.cmpSDKID] = .int(cmpSDKID)
+        if let cmpSDKVersion { keys[.cmpSDKVersion] = .int(cmpSDKVersion) }
         keys[.policyVersion] = .int(model.policyVersion)
         if let gdprApplies { keys[.gdprApplies] = .int(gdprApplies ? 1 : 0) }
         keys[.publisherCC] = .string(model.publisherCountryCode)
@@ -118,7 +118,7 @@ extension IABKeySet {
         }
         keys[.purposeConsents] = .string(model.purposeConsents.binaryString)
         keys[.purposeLegitimateInterests] = .string(model.purposeLegitimateInterests.binaryString)
-        keys[.specialFeaturesOptIns] = .string(model.specialFeatureOptIns.binaryString)
+        keys[.specialFeatureOptIns] = .string(model.specialFeatureOptIns.binaryString)
         let publisher = model.publisherTC
         keys[.publisherConsent] = .string(publisher?.purposeConsents.binaryString ?? "")
         keys[.publisherLegitimateInterests] = .string(publisher?.purposeLegitimateInterests.binaryString ?? "")

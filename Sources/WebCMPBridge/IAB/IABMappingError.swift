@@ -19,9 +19,9 @@ public enum IABMappingError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The US Privacy string is not `1` followed by three of `Y`, `N`, `-` (USP API v1.0, "US Privacy String").
     case invalidUSPrivacy(String)
     /// The CMP SDK id is outside `0...4095` (the 12-bit CMP id space of the TC string).
-    case invalidCmpSDKID(Int)
+    case invalidCMPSDKID(Int)
     /// The CMP SDK version is outside `0...2147483647` (readers use 32-bit `getInt`).
-    case invalidCmpSDKVersion(Int)
+    case invalidCMPSDKVersion(Int)
     /// A GPP applicable section id is not `-1`, `0` or a section id in `1...65535`.
     case invalidApplicableSection(Int)
 
@@ -41,27 +41,14 @@ public enum IABMappingError: Error, Sendable, Hashable, CustomStringConvertible 
         case .invalidGPPUSSection(let error):
             return "A US section of the GPP string is invalid: \(error)"
         case .invalidUSPrivacy(let value):
-            return "The US Privacy string \(quoted(value)) is invalid: expected '1' followed by three of Y, N or -."
-        case .invalidCmpSDKID(let value):
+            return "The US Privacy string \(UntrustedText.quoted(value)) is invalid: expected '1' followed by three of "
+                + "Y, N or -."
+        case .invalidCMPSDKID(let value):
             return "The CMP SDK id \(value) is outside 0...4095."
-        case .invalidCmpSDKVersion(let value):
+        case .invalidCMPSDKVersion(let value):
             return "The CMP SDK version \(value) is outside 0...2147483647."
         case .invalidApplicableSection(let value):
             return "The GPP applicable section id \(value) is not -1, 0 or a section id in 1...65535."
         }
     }
-}
-
-/// A short, printable rendering of untrusted input for error messages (at most 64 characters, quoted).
-func quoted(_ value: String) -> String {
-    let limit = 64
-    var result = ""
-    for (index, character) in value.unicodeScalars.enumerated() {
-        if index == limit {
-            result += "…"
-            break
-        }
-        result += character.escaped(asASCII: true)
-    }
-    return "\"" + result + "\""
 }

@@ -11,12 +11,8 @@ extension JSONValue {
         guard count <= limits.maximumBytes else {
             throw .tooLarge(bytes: count, limit: limits.maximumBytes)
         }
-        let bytes = Array(text.utf8)
-        let result = bytes.withUnsafeBufferPointer { buffer -> Result<JSONValue, InboundMessageError> in
-            var parser = BoundedJSONParser(bytes: buffer, limits: limits)
-            return Result { () throws(InboundMessageError) in try parser.parseDocument() }
-        }
-        self = try result.get()
+        var parser = BoundedJSONParser(bytes: Array(text.utf8), limits: limits)
+        self = try parser.parseDocument()
     }
 
     /// Converts a Foundation object graph (what `WKScriptMessage.body` holds: `NSString`, `NSNumber`, `NSArray`,
@@ -112,12 +108,17 @@ private func isBoolean(_ number: NSNumber) -> Bool {
 }
 
 /// A small RFC 8259 parser over UTF-8 bytes that enforces ``JSONLimits`` while it reads.
+///
+/// It reads hostile input, so every access is a bounds-checked `Array` subscript: a mistake in the index arithmetic
+/// traps instead of reading past the buffer. The `UnsafeBufferPointer` version this replaced was about 10% faster on
+/// `webcmp bench`'s 2.8 KB save body (medians 39.7 µs against 43.3 µs, median per-pair ratio 1.10 over 12 alternating
+/// release runs on a shared 2-core machine), far from the 1.5x that would justify unchecked reads of hostile input.
 private struct BoundedJSONParser {
-    let bytes: UnsafeBufferPointer<UInt8>
+    let bytes: [UInt8]
     let limits: JSONLimits
     var index = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits) {
+    init(bytes: [UInt8], limits: JSONLimits) {
         self.bytes = bytes
         self.limits = limits
     }
@@ -157,10 +158,10 @@ private struct BoundedJSONParser {
         }
     }
 
-    private mutating func expectLiteral(_ literal: StaticString) throws(InboundMessageError) {
-        let length = literal.utf8CodeUnitCount
+    private mutating func expectLiteral(_ literal: String) throws(InboundMessageError) {
+        let length = literal.utf8.count
         guard bytes.count - index >= length else { throw syntax("unexpected end of input") }
-        for offset in 0..<length where bytes[index + offset] != literal.utf8Start[offset] {
+        for (offset, expected) in literal.utf8.enumerated() where bytes[index + offset] != expected {
             throw syntax("invalid literal")
         }
         index += length
@@ -242,7 +243,7 @@ private struct BoundedJSONParser {
             guard digits(&self) > 0 else { throw syntax("invalid number") }
         }
         guard index - start <= 64 else { throw syntax("number too long") }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
         guard let value = Double(text), value.isFinite else { throw syntax("number out of range") }
         return value
     }
@@ -261,7 +262,7 @@ private struct BoundedJSONParser {
                 defer { index += 1 }
                 guard var text = decoded else {
                     // No escape: one UTF-8 decode of the slice (invalid UTF-8 is repaired to U+FFFD).
-                    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                    return String(decoding: bytes[start..<index], as: UTF8.self)
                 }
                 decoded = nil
                 text.append(contentsOf: bytes[runStart..<index])

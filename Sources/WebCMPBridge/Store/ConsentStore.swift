@@ -107,7 +107,7 @@ public struct ConsentStore: Sendable {
             switch value {
             case .int(let number): result[IABKey(rawValue: name)] = .int(number)
             case .string(let string): result[IABKey(rawValue: name)] = .string(string)
-            case .double, .data: continue
+            case .double: continue
             }
         }
         return result

@@ -20,18 +20,20 @@ public enum ConsentStoreError: Error, Sendable, Hashable, CustomStringConvertibl
     public var description: String {
         switch self {
         case .foreignKey(let key):
-            return "The key \(quoted(key.rawValue)) is not an IABTCF_, IABGPP_ or IABUSPrivacy_String key; "
-                + "the consent store writes only those."
+            return "The key \(UntrustedText.quoted(key.rawValue)) is not an IABTCF_, IABGPP_ or IABUSPrivacy_String "
+                + "key; the consent store writes only those."
         case .wrongValueType(let key, let expected, let found):
-            return "The key \(quoted(key.rawValue)) needs a value of type \(expected.rawValue), not \(found.rawValue)."
+            return "The key \(UntrustedText.quoted(key.rawValue)) needs a value of type \(expected.rawValue), "
+                + "not \(found.rawValue)."
         case .invalidValue(let key, let value):
-            return "The key \(quoted(key.rawValue)) cannot hold the value \(quoted(value.description))."
+            return "The key \(UntrustedText.quoted(key.rawValue)) cannot hold the value "
+                + "\(UntrustedText.quoted(value.description))."
         case .tooLarge(let bytes, let limit):
             return "The consent data needs \(bytes) bytes, more than the store's limit of \(limit) bytes."
         case .recordNotEncodable(let reason):
             return "The consent record cannot be encoded as JSON: \(reason)"
         case .storageUnavailable(let suiteName):
-            return "The UserDefaults suite \(quoted(suiteName ?? "standard")) cannot be opened."
+            return "The UserDefaults suite \(UntrustedText.quoted(suiteName ?? "standard")) cannot be opened."
         }
     }
 }

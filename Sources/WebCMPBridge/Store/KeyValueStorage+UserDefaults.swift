@@ -53,7 +53,6 @@ extension KeyValueStorage.Value {
         case .int(let value): return value
         case .double(let value): return value
         case .string(let value): return value
-        case .data(let value): return value
         }
     }
 
@@ -64,7 +63,6 @@ extension KeyValueStorage.Value {
     init?(propertyList object: Any) {
         switch object {
         case let value as String: self = .string(value)
-        case let value as Data: self = .data(value)
         case let value as Int: self = .int(value)
         case let value as Double: self = .double(value)
         default: return nil

@@ -18,8 +18,6 @@ public struct KeyValueStorage: Sendable {
         case double(Double)
         /// A string.
         case string(String)
-        /// Raw bytes.
-        case data(Data)
     }
 
     /// Returns the values stored under `keys` (missing keys and values of other types are left out).

@@ -55,7 +55,7 @@ struct BitReader {
         while done < count {
             let take = Swift.min(64, count - done)
             let value = try read(take, field())
-            words.append(reverseBits(value << UInt64(64 - take)))
+            words.append((value << UInt64(64 - take)).bitReversed)
             done += take
         }
         return IDSet(words: words)
@@ -95,14 +95,4 @@ struct BitReader {
         }
         return set
     }
-}
-
-/// Reverses the bit order of a 64-bit word.
-@inline(__always)
-func reverseBits(_ value: UInt64) -> UInt64 {
-    var v = value
-    v = ((v >> 1) & 0x5555_5555_5555_5555) | ((v & 0x5555_5555_5555_5555) << 1)
-    v = ((v >> 2) & 0x3333_3333_3333_3333) | ((v & 0x3333_3333_3333_3333) << 2)
-    v = ((v >> 4) & 0x0F0F_0F0F_0F0F_0F0F) | ((v & 0x0F0F_0F0F_0F0F_0F0F) << 4)
-    return v.byteSwapped
 }

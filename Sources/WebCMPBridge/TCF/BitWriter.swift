@@ -46,23 +46,3 @@ struct BitWriter {
 
     var string: String { Base64URL.encode(bytes, bitCount: count) }
 }
-
-extension IDSet {
-    /// Maximal runs of consecutive ids, ascending.
-    var runs: [ClosedRange<Int>] {
-        var runs: [ClosedRange<Int>] = []
-        var start: Int?
-        var previous = 0
-        for id in self {
-            if start != nil, id == previous + 1 {
-                previous = id
-                continue
-            }
-            if let current = start { runs.append(current...previous) }
-            start = id
-            previous = id
-        }
-        if let current = start { runs.append(current...previous) }
-        return runs
-    }
-}

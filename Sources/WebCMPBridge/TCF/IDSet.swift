@@ -5,6 +5,15 @@
 /// (`'1'` at index *n* for id *n + 1*) are produced straight from the words.
 ///
 /// Two sets are equal when they contain the same ids; the storage is kept normalised (no trailing zero words).
+///
+/// Invariants (`_checkInvariants()` asserts them after every initializer and mutation in debug builds):
+/// - no trailing zero word, so ``isEmpty``, ``max`` and equality can read the last word;
+/// - at most `maximumWordCount` words, and no bit above ``maximumID`` (so every id is in `1...maximumID`, and
+///   ``max`` is at most `words.count * 64`).
+///
+/// Ids ≥ 1 hold by construction (bit 0 of word 0 is id 1). Unchecked writes rely on these: ``binaryString`` stores
+/// whole words into a buffer of ``max`` bytes, and `IABKeySet.publisherRestrictionStrings` writes position
+/// `vendor - 1` of a buffer as long as the highest ``max``.
 public struct IDSet: Sendable, Hashable {
     /// Bit *i* of word *w* represents id `w * 64 + i + 1`.
     @usableFromInline
@@ -16,18 +25,21 @@ public struct IDSet: Sendable, Hashable {
     /// An empty set.
     public init() {
         words = []
+        _checkInvariants()
     }
 
     /// A set holding the given ids. Ids outside `1...IDSet.maximumID` are ignored.
     public init<S: Sequence>(_ ids: S) where S.Element == Int {
         words = []
         for id in ids { insert(id) }
+        _checkInvariants()
     }
 
     /// A set from raw words (bit *i* of word *w* is id `w * 64 + i + 1`), for decoders.
     init(words: [UInt64]) {
         self.words = words
         normalize()
+        _checkInvariants()
     }
 
     /// Whether the set holds no id.
@@ -64,6 +76,7 @@ public struct IDSet: Sendable, Hashable {
             words.append(contentsOf: repeatElement(0, count: index - words.count + 1))
         }
         words[index] |= 1 << UInt64((id - 1) & 63)
+        _checkInvariants()
     }
 
     /// Adds every id of `range` that lies in `1...IDSet.maximumID`.
@@ -84,6 +97,7 @@ public struct IDSet: Sendable, Hashable {
             words[index] |= mask
             id += span
         }
+        _checkInvariants()
     }
 
     /// Removes `id` if present.
@@ -93,6 +107,7 @@ public struct IDSet: Sendable, Hashable {
         guard index < words.count else { return }
         words[index] &= ~(1 << UInt64((id - 1) & 63))
         normalize()
+        _checkInvariants()
     }
 
     /// The ids in ascending order.
@@ -107,6 +122,9 @@ public struct IDSet: Sendable, Hashable {
         return String(unsafeUninitializedCapacity: max) { buffer in
             let raw = UnsafeMutableRawBufferPointer(buffer)
             let wholeBytes = max / 8
+            // The 8-byte stores below end at `wholeBytes * 8 <= max <= buffer.count`, and read only words that exist
+            // because `max` is derived from the last (non-zero) word.
+            assert(buffer.count >= max && wholeBytes <= words.count * 8, "IDSet.binaryString: buffer too small")
             // Eight characters per table lookup: each byte of a word (8 ids) becomes one 8-byte store.
             words.withUnsafeBufferPointer { words in
                 IDSet.asciiBits.withUnsafeBufferPointer { table in
@@ -144,6 +162,50 @@ public struct IDSet: Sendable, Hashable {
 
     private mutating func normalize() {
         while let last = words.last, last == 0 { words.removeLast() }
+    }
+}
+
+extension IDSet {
+    /// The most words a set can need: ids `1...maximumID`.
+    static let maximumWordCount = (maximumID + 63) / 64
+
+    /// Storage taken as is, without normalising or checking it: only for tests of ``_invariantViolations()``.
+    init(_uncheckedWords words: [UInt64]) {
+        self.words = words
+    }
+
+    /// Asserts the storage invariants (see the type's documentation). A no-op in release builds.
+    @inline(__always)
+    func _checkInvariants() {
+        #if DEBUG
+        let violations = _invariantViolations()
+        assert(violations.isEmpty, "IDSet invariants violated: \(violations.joined(separator: "; "))")
+        #endif
+    }
+
+    /// The invariants this set's storage breaks, one phrase each (empty when it is valid).
+    func _invariantViolations() -> [String] {
+        var violations: [String] = []
+        guard let last = words.last else { return [] }
+        if last == 0 { violations.append("trailing zero word") }
+        if words.count > IDSet.maximumWordCount {
+            violations.append("\(words.count) words, more than \(IDSet.maximumWordCount)")
+        } else if words.count == IDSet.maximumWordCount {
+            // Bits of the last possible word above `maximumID` (id 65,536 is bit 63 of word 1,023).
+            let usedBits = IDSet.maximumID - (IDSet.maximumWordCount - 1) * 64
+            if usedBits < 64, last >> UInt64(usedBits) != 0 { violations.append("an id above \(IDSet.maximumID)") }
+        }
+        // What the unchecked writes read: `max` is an id in the last word, so `max <= words.count * 64`, and no
+        // set holds more ids than its highest one.
+        if let max {
+            if !((words.count - 1) * 64 + 1...words.count * 64).contains(max) || max > IDSet.maximumID {
+                violations.append("max \(max) outside the last word or above \(IDSet.maximumID)")
+            }
+            if count > max { violations.append("count \(count) above max \(max)") }
+        } else {
+            violations.append("no max for a non-empty storage")
+        }
+        return violations
     }
 }
 

@@ -67,7 +67,7 @@ extension TCString {
         func checkLetters(_ field: String, _ text: String) throws(TCStringError) {
             let utf8 = Array(text.utf8)
             guard utf8.count == 2, utf8.allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else {
-                throw .invalidFieldValue(field: field, value: "\"\(text)\" (two letters A-Z)")
+                throw .invalidFieldValue(field: field, value: "\(UntrustedText.quoted(text)) (two letters A-Z)")
             }
         }
         guard version == 2 else { throw .invalidFieldValue(field: "Version", value: String(version)) }

@@ -32,7 +32,9 @@ public enum TCStringError: Error, Sendable, Hashable, CustomStringConvertible {
         case .empty: return "the TC string is empty"
         case let .tooLong(length, limit): return "the TC string has \(length) characters, more than the limit of \(limit)"
         case let .invalidCharacter(character, offset):
-            return "invalid base64url character \(character.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ")) ('\(character)') at offset \(offset)"
+            let scalars = character.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }
+            return "invalid base64url character \(scalars.joined(separator: " ")) (\(UntrustedText.quoted(String(character)))) "
+                + "at offset \(offset)"
         case let .truncated(field, bit, segment):
             return "the TC string is truncated: \(field) needs more bits than segment \(segment) has (at bit \(bit))"
         case .unsupportedVersion(1): return "TCF version 1 TC strings are not supported (they are invalid since 2020)"

@@ -36,8 +36,6 @@ public struct UserScript: Sendable, Hashable {
     public enum InjectionTime: Sendable, Hashable {
         /// Before any of the page's own scripts.
         case documentStart
-        /// After the document has been parsed.
-        case documentEnd
     }
 
     /// The JavaScript source.

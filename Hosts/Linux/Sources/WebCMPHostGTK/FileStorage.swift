@@ -57,7 +57,6 @@ private final class FileBackedValues: @unchecked Sendable {
             case .int(let int): object[key] = ["int": .number(Double(int))]
             case .double(let double): object[key] = ["double": .number(double)]
             case .string(let string): object[key] = ["string": .string(string)]
-            case .data(let data): object[key] = ["data": .string(data.base64EncodedString())]
             }
         }
         let encoder = JSONEncoder()
@@ -72,7 +71,6 @@ private final class FileBackedValues: @unchecked Sendable {
             if case .number(let n)? = tagged["int"] { values[key] = .int(Int(n)) }
             else if case .number(let n)? = tagged["double"] { values[key] = .double(n) }
             else if case .string(let s)? = tagged["string"] { values[key] = .string(s) }
-            else if case .string(let s)? = tagged["data"], let d = Data(base64Encoded: s) { values[key] = .data(d) }
         }
         return values
     }
