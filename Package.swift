@@ -10,6 +10,7 @@ let package = Package(
     ],
     products: [
         .library(name: "WebCMPBridge", targets: ["WebCMPBridge"]),
+        .library(name: "WebCMPBridgeWebKit", targets: ["WebCMPBridgeWebKit"]),
         .library(name: "WebCMPBridgeUI", targets: ["WebCMPBridgeUI"]),
         .executable(name: "webcmp", targets: ["webcmp"]),
     ],
@@ -24,9 +25,16 @@ let package = Package(
                 .copy("JavaScript/Resources/consent-sharing.js"),
             ]
         ),
+        // Apple platforms: the WKWebView adapter, content web view sharing and the App Tracking Transparency client.
+        // Thin glue behind `#if canImport(WebKit)`; it builds empty elsewhere.
+        .target(
+            name: "WebCMPBridgeWebKit",
+            dependencies: ["WebCMPBridge"]
+        ),
+        // UIKit and SwiftUI presentation; re-exports the two targets below it.
         .target(
             name: "WebCMPBridgeUI",
-            dependencies: ["WebCMPBridge"]
+            dependencies: ["WebCMPBridge", "WebCMPBridgeWebKit"]
         ),
         .executableTarget(
             name: "webcmp",

@@ -8,6 +8,7 @@ import Foundation
 @MainActor
 private final class FuzzWebView: CMPWebView {
     var eventHandler: (@MainActor (WebViewEvent) -> Void)?
+    var navigationPolicy: (@MainActor (NavigationRequest) -> NavigationDecision)?
     var handlers: Set<String> = []
     func load(_ url: URL) {}
     func addUserScript(_ script: UserScript) {}

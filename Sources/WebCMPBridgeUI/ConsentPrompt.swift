@@ -2,40 +2,83 @@
 import SwiftUI
 import WebCMPBridge
 
-/// The CMP web view for SwiftUI.
-@MainActor
-public struct ConsentWebView: UIViewControllerRepresentable {
-    private let bridge: ConsentBridge
-    private let onEvent: (ConsentBridgeEvent) -> Void
-
-    /// Creates the view; `onEvent` receives every bridge event.
-    public init(bridge: ConsentBridge, onEvent: @escaping (ConsentBridgeEvent) -> Void = { _ in }) {
-        self.bridge = bridge
-        self.onEvent = onEvent
+extension View {
+    /// Presents the CMP in a sheet while `isPresented` is true, with one new bridge per presentation, and sets
+    /// `isPresented` to false when the page is finished.
+    ///
+    /// - `bridge` is called once each time a presentation begins (never on a mere `body` evaluation); the bridge
+    ///   lives until its run is over.
+    /// - At most one consent UI is presented in the process (the same gate as ``ConsentViewController``): when another
+    ///   is up, `isPresented` is set back to false.
+    /// - The sheet is modal until the user made a choice (``BridgeConfiguration/interactiveDismissal``); a dismissal
+    ///   without a choice ends the run with ``UIFinishReason/dismissedByUser``.
+    /// - `onFinish` receives the ``ConsentOutcome`` once the sheet is gone (after the App Tracking Transparency prompt,
+    ///   when the app enabled it).
+    public func consentPrompt(
+        isPresented: Binding<Bool>,
+        bridge: @escaping @MainActor () -> ConsentBridge,
+        onEvent: @escaping (ConsentBridgeEvent) -> Void = { _ in },
+        onFinish: @escaping (ConsentOutcome) -> Void = { _ in }
+    ) -> some View {
+        modifier(ConsentPromptModifier(
+            isPresented: isPresented, makeBridge: bridge, onEvent: onEvent, onFinish: onFinish))
     }
-
-    public func makeUIViewController(context: Context) -> ConsentViewController {
-        let controller = ConsentViewController(bridge: bridge, presentation: .fullScreen)
-        controller.dismissesItself = false
-        controller.onEvent = onEvent
-        return controller
-    }
-
-    public func updateUIViewController(_ controller: ConsentViewController, context: Context) {}
 }
 
-extension View {
-    /// Presents the CMP in a sheet while `isPresented` is true and sets it to false when the page is finished.
-    public func consentPrompt(
-        bridge: ConsentBridge, isPresented: Binding<Bool>, onEvent: @escaping (ConsentBridgeEvent) -> Void = { _ in }
-    ) -> some View {
-        sheet(isPresented: isPresented) {
-            ConsentWebView(bridge: bridge) { event in
-                onEvent(event)
-                if event.endsPresentation { isPresented.wrappedValue = false }
+/// One presentation's bridge and gate token.
+@MainActor
+final class ConsentPromptModel: ObservableObject {
+    @Published private(set) var bridge: ConsentBridge?
+    @Published var allowsDismissal = false
+    private var token: PresentationGate.Token?
+
+    /// Starts a presentation; `false` when another consent UI is up.
+    func begin(_ makeBridge: () -> ConsentBridge) -> Bool {
+        guard bridge == nil else { return true }
+        guard let token = PresentationGate.shared.begin() else { return false }
+        self.token = token
+        let bridge = makeBridge()
+        allowsDismissal = bridge.allowsInteractiveDismissal
+        self.bridge = bridge
+        return true
+    }
+
+    /// Ends the presentation (the sheet is gone, whichever way it went).
+    func end() {
+        bridge?.endPresentation()
+        PresentationGate.shared.end(token)
+        token = nil
+        bridge = nil
+    }
+}
+
+struct ConsentPromptModifier: ViewModifier {
+    @Binding var isPresented: Bool
+    let makeBridge: @MainActor () -> ConsentBridge
+    let onEvent: (ConsentBridgeEvent) -> Void
+    let onFinish: (ConsentOutcome) -> Void
+    @StateObject private var model = ConsentPromptModel()
+
+    func body(content: Content) -> some View {
+        content
+            .onAppear { if isPresented { begin() } }
+            .onChange(of: isPresented) { presented in if presented { begin() } }
+            .sheet(isPresented: Binding(get: { isPresented && model.bridge != nil }, set: { isPresented = $0 }),
+                   onDismiss: { model.end() }) {
+                if let bridge = model.bridge {
+                    ConsentWebView(bridge: bridge, onEvent: { event in
+                        model.allowsDismissal = bridge.allowsInteractiveDismissal
+                        onEvent(event)
+                        if event.endsPresentation { isPresented = false }
+                    }, onFinish: onFinish)
+                    .interactiveDismissDisabled(!model.allowsDismissal)
+                    .ignoresSafeArea(edges: .bottom)
+                }
             }
-            .ignoresSafeArea(edges: .bottom)
-        }
+    }
+
+    private func begin() {
+        if !model.begin(makeBridge) { isPresented = false }
     }
 }
 #endif

@@ -2,27 +2,41 @@
 import UIKit
 import WebKit
 import WebCMPBridge
+import WebCMPBridgeWebKit
 
 /// Hosts the CMP web view: loading indicator, error message, dismissal when the page is finished, dark mode and
 /// Dynamic Type for its own chrome. All decisions are the bridge's; this controller only shows them.
+///
+/// - It drives one run of the bridge (``ConsentBridge/run(in:)``) and delivers its ``ConsentOutcome`` to
+///   ``onFinish`` once the UI is gone and a tracking request (if the app enabled one) has been answered.
+/// - Until the user made a choice it is modal (`isModalInPresentation`), as ``BridgeConfiguration/interactiveDismissal``
+///   says; when a dismissal is allowed and the user swipes the sheet away, the run ends with
+///   ``UIFinishReason/dismissedByUser``.
 @MainActor
-public final class ConsentViewController: UIViewController, ConsentBridgeDelegate {
+public final class ConsentViewController: UIViewController, ConsentBridgeDelegate,
+    UIAdaptivePresentationControllerDelegate
+{
     /// The bridge driving the page.
     public let bridge: ConsentBridge
     /// Called for every bridge event (after the controller reacted to it).
     public var onEvent: ((ConsentBridgeEvent) -> Void)?
+    /// Called once with the run's outcome, after the UI is gone (and after App Tracking Transparency when enabled).
+    public var onFinish: ((ConsentOutcome) -> Void)?
     /// Whether the controller dismisses itself when the page is finished (SwiftUI hosts manage that themselves).
     public var dismissesItself = true
 
     private let presentation: ConsentPresentation
-    private let adapter = WKCMPWebView()
+    private let adapter: WKCMPWebView
     private let spinner = UIActivityIndicatorView(style: .large)
     private let messageLabel = UILabel()
+    private var gateToken: PresentationGate.Token?
+    private var presentationEnded = false
 
     /// Creates the controller; present it with ``present(from:animated:)`` to get double-presentation safety.
     public init(bridge: ConsentBridge, presentation: ConsentPresentation = .sheet(.twoThirds)) {
         self.bridge = bridge
         self.presentation = presentation
+        adapter = WKCMPWebView()
         super.init(nibName: nil, bundle: nil)
         switch presentation {
         case .fullScreen:
@@ -37,6 +51,7 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
                 sheet.detents = height == .full ? [.large()] : [.medium(), .large()]
             }
         }
+        isModalInPresentation = !bridge.allowsInteractiveDismissal
     }
 
     @available(*, unavailable)
@@ -74,16 +89,23 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
         ])
         spinner.startAnimating()
         bridge.delegate = self
-        bridge.attach(to: adapter)
-        bridge.start()
+        bridge.beginPresentation()
+        Task { @MainActor [bridge, adapter] in
+            let outcome = await bridge.run(in: adapter)
+            adapter.invalidate()
+            self.onFinish?(outcome)
+        }
+    }
+
+    public override func viewWillAppear(_ animated: Bool) {
+        super.viewWillAppear(animated)
+        presentationController?.delegate = self
     }
 
     public override func viewDidDisappear(_ animated: Bool) {
         super.viewDidDisappear(animated)
-        if isBeingDismissed || presentingViewController == nil {
-            bridge.invalidate()
-            adapter.invalidate()
-            PresentationGate.shared.end()
+        if isBeingDismissed || isMovingFromParent || presentingViewController == nil {
+            endPresentation()
         }
     }
 
@@ -91,11 +113,26 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
     /// presenting something else. Returns whether it presented.
     @discardableResult
     public func present(from presenter: UIViewController, animated: Bool = true) -> Bool {
-        guard presenter.presentedViewController == nil, !presenter.isBeingDismissed, PresentationGate.shared.begin() else {
-            return false
-        }
+        guard presenter.presentedViewController == nil, !presenter.isBeingDismissed,
+            let token = PresentationGate.shared.begin()
+        else { return false }
+        gateToken = token
         presenter.present(self, animated: animated)
         return true
+    }
+
+    private func endPresentation() {
+        guard !presentationEnded else { return }
+        presentationEnded = true
+        bridge.endPresentation()
+        PresentationGate.shared.end(gateToken)
+        gateToken = nil
+    }
+
+    // MARK: UIAdaptivePresentationControllerDelegate
+
+    public func presentationControllerDidDismiss(_ presentationController: UIPresentationController) {
+        endPresentation()
     }
 
     // MARK: ConsentBridgeDelegate
@@ -104,13 +141,14 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
         switch event {
         case .uiReady:
             spinner.stopAnimating()
-        case .error(let error) where error.code == "timeout" || error.code == "loadFailed" || error.code == "webContentTerminated":
+        case .error(let error) where error.endsUI:
             spinner.stopAnimating()
             messageLabel.text = String(describing: error)
             messageLabel.isHidden = false
         default:
             break
         }
+        isModalInPresentation = !bridge.allowsInteractiveDismissal
         onEvent?(event)
         if event.endsPresentation, dismissesItself, presentingViewController != nil {
             dismiss(animated: true)

@@ -4,13 +4,12 @@ import WebCMPBridgeUI
 
 struct ContentView: View {
     @EnvironmentObject private var consent: ConsentModel
-    @State private var bridge: ConsentBridge?
 
     var body: some View {
         NavigationStack {
             List {
                 Section("Consent") {
-                    Button("Privacy settings") { present() }
+                    Button("Privacy settings") { consent.isPresented = true }
                     Text(consent.lastEvent.isEmpty ? "No event yet" : consent.lastEvent)
                         .font(.footnote).foregroundStyle(.secondary)
                 }
@@ -28,15 +27,9 @@ struct ContentView: View {
             }
             .navigationTitle("WebCMPBridge")
         }
-        .onAppear { if consent.isPresented { present() } }
-        .consentPrompt(bridge: bridge ?? consent.makeBridge(), isPresented: $consent.isPresented) { event in
-            consent.handle(event)
-        }
-    }
-
-    private func present() {
-        bridge = consent.makeBridge()
-        consent.isPresented = true
+        // One bridge per presentation: the modifier calls makeBridge when the sheet is about to show.
+        .consentPrompt(isPresented: $consent.isPresented, bridge: consent.makeBridge, onEvent: consent.handle,
+                       onFinish: consent.finished)
     }
 }
 

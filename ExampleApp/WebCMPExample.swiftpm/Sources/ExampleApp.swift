@@ -34,12 +34,20 @@ final class ConsentModel: ObservableObject {
         let url = URL(string: cmpURL) ?? URL(string: "http://localhost:8000/index.html")!
         var configuration = BridgeConfiguration(cmpURL: url, dialect: nil)
         configuration.cmpSDKID = 300
+        // To chain App Tracking Transparency: add NSUserTrackingUsageDescription to the app's Info.plist, then
+        // configuration.tracking = .afterConsent() and pass trackingAuthorizer: .appTrackingTransparency.
         return ConsentBridge(configuration: configuration, store: store)
     }
 
     func handle(_ event: ConsentBridgeEvent) {
         lastEvent = String(describing: event)
         if case .consentReady = event { refreshKeys() }
+    }
+
+    func finished(_ outcome: ConsentOutcome) {
+        lastEvent = "finished: \(outcome.finishReason.map(\.rawValue) ?? "cancelled")"
+            + (outcome.trackingAuthorization.map { ", tracking \($0.rawValue)" } ?? "")
+        refreshKeys()
     }
 
     func refreshKeys() {

@@ -18,6 +18,9 @@ public struct BridgeConfiguration: Sendable {
     /// How long a dialect without a close message (generic TCF, Onesecondbefore) stays open after the user's choice
     /// was saved, in seconds, so that the GPP update a CMP sends just after its TCF event is stored too. Default 0.5.
     public var finishDelay: TimeInterval = 0.5
+    /// What happens to links that would take the CMP page away (see ``NavigationPolicy``). Default
+    /// ``ExternalLinkPolicy/openExternally``.
+    public var externalLinks: ExternalLinkPolicy = .openExternally
     /// Whether a timeout clears stored consent. Off by default: stored consent stays untouched.
     public var clearsConsentOnTimeout: Bool
     /// The UI language (e.g. `"de"`), added to the URL as the query item ``languageQueryItemName``.

@@ -130,6 +130,7 @@ public final class ConsentBridge {
         guard state == .idle else { return }
         self.webView = webView
         webView.eventHandler = { [weak self] event in self?.handle(event) }
+        webView.navigationPolicy = { [weak self] request in self?.decidePolicy(for: request) ?? .allow }
         for dialect in detection.listened { webView.addMessageHandler(named: dialect.handlerName) }
         if detection.listened.contains(.tcf) { webView.addUserScript(CMPScripts.tcfForwarder) }
     }
@@ -185,6 +186,7 @@ public final class ConsentBridge {
         pendingFinish = nil
         if let webView {
             webView.eventHandler = nil
+            webView.navigationPolicy = nil
             for dialect in detection.listened { webView.removeMessageHandler(named: dialect.handlerName) }
             webView.removeAllUserScripts()
         }
@@ -192,6 +194,13 @@ public final class ConsentBridge {
         for continuation in continuations.values { continuation.finish() }
         continuations.removeAll()
         endPresentation()
+    }
+
+    /// What the web view does with a navigation of the CMP page (``NavigationPolicy``): the page stays unless the user
+    /// follows a link away from it, which opens outside the consent UI.
+    public func decidePolicy(for request: NavigationRequest) -> NavigationDecision {
+        NavigationPolicy.decide(
+            request, allowedOrigins: configuration.allowedOrigins, externalLinks: configuration.externalLinks)
     }
 
     private var isActive: Bool { state == .loading || state == .ready }

@@ -10,6 +10,11 @@ public protocol CMPWebView: AnyObject {
     /// Receives every navigation event and script message. The bridge sets it; adapters call it on the main actor.
     var eventHandler: (@MainActor (WebViewEvent) -> Void)? { get set }
 
+    /// Decides every navigation of the page (main frame, sub-frames, new windows). The bridge sets it
+    /// (``ConsentBridge/decidePolicy(for:)``); adapters ask it before letting a navigation happen and carry out the
+    /// decision (``NavigationDecision/openExternally(_:)``: cancel and hand the URL to the app). `nil`: allow.
+    var navigationPolicy: (@MainActor (NavigationRequest) -> NavigationDecision)? { get set }
+
     /// Starts loading `url` in the main frame.
     func load(_ url: URL)
 

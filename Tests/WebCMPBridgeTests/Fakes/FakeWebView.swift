@@ -5,6 +5,7 @@ import Foundation
 @MainActor
 final class FakeWebView: CMPWebView {
     var eventHandler: (@MainActor (WebViewEvent) -> Void)?
+    var navigationPolicy: (@MainActor (NavigationRequest) -> NavigationDecision)?
     private(set) var loadedURLs: [URL] = []
     private(set) var userScripts: [UserScript] = []
     private(set) var evaluated: [String] = []

@@ -21,6 +21,8 @@ import WebCMPBridge
 @MainActor
 public final class GTKWebView: CMPWebView {
     public var eventHandler: (@MainActor (WebViewEvent) -> Void)?
+    /// Asked before navigations (see `CMPWebView.navigationPolicy`).
+    public var navigationPolicy: (@MainActor (NavigationRequest) -> NavigationDecision)?
 
     /// The isolated script world of the relay and the native handlers.
     public static let worldName = "webcmp"

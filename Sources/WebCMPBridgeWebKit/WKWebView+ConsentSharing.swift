@@ -1,6 +1,7 @@
 #if canImport(WebKit)
 import Foundation
 import WebKit
+import WebCMPBridge
 
 extension WKWebView {
     /// Loads `request` in a content web view with the stored consent shared into it: the URL gets

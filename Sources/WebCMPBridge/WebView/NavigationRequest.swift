@@ -1,0 +1,66 @@
+import Foundation
+
+/// A navigation the CMP page (or something in it) wants to make, as a web view adapter sees it.
+public struct NavigationRequest: Sendable, Hashable {
+    /// Where to.
+    public var url: URL?
+    /// Whether the main frame navigates (a link, a redirect, `location.href = …`).
+    public var isMainFrame: Bool
+    /// Whether a new window is asked for (`target="_blank"`, `window.open`).
+    public var opensNewWindow: Bool
+
+    /// Creates a request.
+    public init(url: URL?, isMainFrame: Bool, opensNewWindow: Bool = false) {
+        self.url = url
+        self.isMainFrame = isMainFrame
+        self.opensNewWindow = opensNewWindow
+    }
+}
+
+/// What an adapter does with a ``NavigationRequest``.
+public enum NavigationDecision: Sendable, Hashable {
+    /// Let the web view navigate.
+    case allow
+    /// Stop the navigation.
+    case cancel
+    /// Stop the navigation and hand the URL to the app (by default the system browser opens it).
+    case openExternally(URL)
+}
+
+/// What to do with links that would take the CMP page away (other origins, new windows).
+public enum ExternalLinkPolicy: String, Sendable, Hashable, CaseIterable {
+    /// Open them outside the consent UI (the adapter's `openExternally`, by default the system browser), so the CMP
+    /// page stays and can still save. The default.
+    case openExternally
+    /// Ignore them: the CMP page stays.
+    case block
+}
+
+/// The navigation rules for the CMP web view (asked by every adapter; decided here, not in platform code).
+///
+/// - Sub-frame navigations stay (vendor lists, captchas and the like live in iframes; the origin and main-frame
+///   checks of script messages still apply to them).
+/// - `about:blank` / `about:srcdoc` stay.
+/// - A main-frame navigation within the allowed origins stays (the CMP's second layer, a reload).
+/// - Everything else that would replace the consent page — another origin, a new window — goes to the app
+///   (``ExternalLinkPolicy/openExternally``) when it is `http`, `https`, `mailto` or `tel`, and is cancelled otherwise
+///   (`javascript:`, `file:`, custom schemes).
+enum NavigationPolicy {
+    static func decide(
+        _ request: NavigationRequest, allowedOrigins: Set<String>, externalLinks: ExternalLinkPolicy
+    ) -> NavigationDecision {
+        guard let url = request.url else { return request.isMainFrame ? .cancel : .allow }
+        let scheme = url.scheme?.lowercased() ?? ""
+        if scheme == "about", ["blank", "srcdoc"].contains(url.absoluteString.dropFirst("about:".count).lowercased()) {
+            return request.opensNewWindow ? .cancel : .allow
+        }
+        if !request.isMainFrame, !request.opensNewWindow { return .allow }
+        if !request.opensNewWindow, let origin = SecurityOrigin.origin(of: url),
+            SecurityOrigin.isAllowed(origin, in: allowedOrigins)
+        {
+            return .allow
+        }
+        guard ["http", "https", "mailto", "tel"].contains(scheme) else { return .cancel }
+        return externalLinks == .openExternally ? .openExternally(url) : .cancel
+    }
+}

@@ -1,0 +1,47 @@
+#if canImport(AppTrackingTransparency)
+import AppTrackingTransparency
+import Foundation
+import WebCMPBridge
+#if canImport(UIKit)
+import UIKit
+#endif
+
+extension TrackingAuthorizer {
+    /// App Tracking Transparency through `ATTrackingManager`.
+    ///
+    /// - Before requesting it checks that `NSUserTrackingUsageDescription` is in the main bundle's Info.plist and
+    ///   throws ``TrackingAuthorizationError/missingUsageDescription`` instead of letting iOS terminate the app.
+    /// - `waitUntilActive` returns once `UIApplication.shared.applicationState` is `.active` (waiting for
+    ///   `didBecomeActiveNotification`): the system shows the prompt only to an active app, and a request made while
+    ///   the app is inactive — e.g. while a sheet is still being dismissed or the app is in the app switcher — returns
+    ///   `.notDetermined` without asking.
+    public static let appTrackingTransparency = TrackingAuthorizer(
+        status: { TrackingAuthorizationStatus(ATTrackingManager.trackingAuthorizationStatus) },
+        request: { () async throws(TrackingAuthorizationError) -> TrackingAuthorizationStatus in
+            try TrackingUsageDescription.validate(Bundle.main.infoDictionary)
+            let status = await ATTrackingManager.requestTrackingAuthorization()
+            return TrackingAuthorizationStatus(status)
+        },
+        waitUntilActive: {
+            #if canImport(UIKit)
+            guard UIApplication.shared.applicationState != .active else { return }
+            for await _ in NotificationCenter.default.notifications(named: UIApplication.didBecomeActiveNotification) {
+                return
+            }
+            #endif
+        }
+    )
+}
+
+extension TrackingAuthorizationStatus {
+    init(_ status: ATTrackingManager.AuthorizationStatus) {
+        switch status {
+        case .notDetermined: self = .notDetermined
+        case .restricted: self = .restricted
+        case .denied: self = .denied
+        case .authorized: self = .authorized
+        @unknown default: self = .unavailable
+        }
+    }
+}
+#endif
