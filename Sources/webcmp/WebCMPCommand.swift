@@ -1,4 +1,5 @@
 import Foundation
+import WebCMPBridge
 
 /// The `webcmp` command: dispatches to `inspect` and `bench`.
 enum WebCMPCommand {
@@ -56,10 +57,11 @@ enum WebCMPCommand {
         FileHandle.standardError.write(Data(line.utf8))
     }
 
-    /// A quoted rendering of untrusted input for messages (Swift string-literal escaping, so control characters are
-    /// visible), at most `limit` characters.
+    /// A quoted rendering of untrusted input for messages, by the package's one policy for untrusted text
+    /// (`UntrustedText.quoted`: controls, bidi and zero-width characters visible as `\u{XXXX}`), at most `limit`
+    /// Unicode scalars.
     static func describe(_ value: String, limit: Int = 64) -> String {
-        value.count > limit ? String(reflecting: String(value.prefix(limit))) + "…" : String(reflecting: value)
+        UntrustedText.quoted(value, maximumScalars: limit)
     }
 }
 

@@ -133,6 +133,7 @@ public final class ConsentBridge {
         webView.navigationPolicy = { [weak self] request in self?.decidePolicy(for: request) ?? .allow }
         for dialect in detection.listened { webView.addMessageHandler(named: dialect.handlerName) }
         if detection.listened.contains(.tcf) { webView.addUserScript(CMPScripts.tcfForwarder) }
+        for failure in CMPScripts.resourceFailures { report(.diagnostic(failure.description)) }
     }
 
     /// Loads the CMP page and starts the ready timeout. With ``TrackingPolicy/Timing/beforeCMP`` the tracking prompt

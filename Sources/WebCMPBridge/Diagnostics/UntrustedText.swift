@@ -4,14 +4,14 @@
 /// hostile value cannot start a new log line (controls, line and paragraph separators), reorder what a reader sees
 /// (bidirectional overrides such as U+202E), hide text (zero-width characters, which are format characters), or
 /// flood a log (the text is cut after a maximum number of Unicode scalars, with an ellipsis).
-enum UntrustedText {
+package enum UntrustedText {
     /// The most Unicode scalars ``quoted(_:maximumScalars:)`` shows by default.
-    static let maximumQuotedScalars = 64
+    package static let maximumQuotedScalars = 64
 
     /// `text` escaped (see ``escaped(_:maximumScalars:)``), with `"` and `\` escaped too so that the quotes
     /// delimit it unambiguously, cut after `maximumScalars` scalars with `…`, and wrapped in double quotes:
     /// `"1\u{202E}NN"`.
-    static func quoted(_ text: String, maximumScalars: Int = maximumQuotedScalars) -> String {
+    package static func quoted(_ text: String, maximumScalars: Int = maximumQuotedScalars) -> String {
         let (shown, omitted) = escaped(text, maximumScalars: maximumScalars, escapingQuotes: true)
         return "\"" + shown + (omitted > 0 ? "…" : "") + "\""
     }
@@ -19,7 +19,7 @@ enum UntrustedText {
     /// `text` with every control (`Cc`), format (`Cf`: bidirectional controls, zero-width characters) and line or
     /// paragraph separator scalar written as `\u{XXXX}`, cut after `maximumScalars` scalars; when anything was cut,
     /// `… (N more characters)` follows. For whole messages that already quote their parts.
-    static func sanitized(_ text: String, maximumScalars: Int) -> String {
+    package static func sanitized(_ text: String, maximumScalars: Int) -> String {
         let (shown, omitted) = escaped(text, maximumScalars: maximumScalars, escapingQuotes: false)
         return omitted > 0 ? shown + "… (\(omitted) more characters)" : shown
     }

@@ -161,6 +161,10 @@ extension IABKeySet {
                 for entry in entries where entry.purposeID == purpose {
                     let digit = UInt8(ascii: "0") + UInt8(entry.restrictionType.rawValue)
                     for vendor in entry.vendors {
+                        // IDSet's invariants (ids 1...max, checked by `_checkInvariants()` in debug builds) and
+                        // `length` being the highest restricted id keep this in bounds; the guard makes the write
+                        // safe even if they were broken.
+                        guard vendor >= 1, vendor <= length else { continue }
                         let current = buffer[vendor - 1]
                         if current == UInt8(ascii: "_") || current > digit { buffer[vendor - 1] = digit }
                     }

@@ -1,9 +1,9 @@
 /// The JavaScript the bridge sends to a CMP page. All data goes through ``JavaScriptLiteral``; the longer scripts are
 /// `.js` resources of this target (see ``resourceFailures``).
-public enum CMPScripts {
+package enum CMPScripts {
     /// The Gravito re-injection: `window.postMessage({type: 'cookieData', tcstring, nontcfdata, acstring}, '*')`.
     /// On first run (no record) every field is an empty string.
-    public static func cookieData(record: ConsentRecord?) -> String {
+    package static func cookieData(record: ConsentRecord?) -> String {
         let nonTCF: JSONValue = record?.nonTCFData ?? .string("")
         let message: JSONValue = .object([
             "type": .string("cookieData"),
@@ -15,7 +15,7 @@ public enum CMPScripts {
     }
 
     /// How long the TCF forwarder waits for `__tcfapi` / `__gpp` to appear, in milliseconds.
-    public static let apiWaitMilliseconds = 30_000
+    package static let apiWaitMilliseconds = 30_000
 
     /// The user script of the generic TCF dialect. It waits for the page's `__tcfapi` (CMPs often load late), posts
     /// `{type: "ready"}` once it exists, and forwards `cmpuishown`, `tcloaded` and `useractioncomplete` events
@@ -24,7 +24,7 @@ public enum CMPScripts {
     ///
     /// Spec: TCF "Consent Management Platform API" v2.2, "addEventListener" and "TCData";
     /// GPP "CMP API Specification" v1.1, "addEventListener".
-    public static var tcfForwarder: UserScript {
+    package static var tcfForwarder: UserScript {
         UserScript(source: tcfForwarderSource, injectionTime: .documentStart, forMainFrameOnly: true)
     }
 

@@ -83,8 +83,8 @@ enum ScriptResource: String, CaseIterable, Sendable {
 }
 
 /// Why a script resource of this package could not be used (see ``CMPScripts/resourceFailures``).
-public struct ScriptResourceError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Reason: Sendable, Equatable {
+package struct ScriptResourceError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Reason: Sendable, Equatable {
         /// The file is not in the `WebCMPBridge` resource bundle.
         case missing
         /// The file exists but could not be read.
@@ -96,16 +96,16 @@ public struct ScriptResourceError: Error, Sendable, Equatable, CustomStringConve
     }
 
     /// The file, e.g. `tcf-forwarder.js`.
-    public var fileName: String
-    public var reason: Reason
+    package var fileName: String
+    package var reason: Reason
 
-    public var description: String { "WebCMPBridge script resource " + fileName + ": " + String(describing: reason) }
+    package var description: String { "WebCMPBridge script resource " + fileName + ": " + String(describing: reason) }
 }
 
 extension CMPScripts {
     /// The script resources that could not be loaded, with the reason; empty in a correctly packaged app. The scripts
     /// built from such a resource do nothing (see ``ScriptResourceError``); nothing crashes.
-    public static var resourceFailures: [ScriptResourceError] {
+    package static var resourceFailures: [ScriptResourceError] {
         ScriptResource.allCases.compactMap { resource -> ScriptResourceError? in
             do throws(ScriptResourceError) { _ = try resource.text(); return nil } catch { return error }
         }

@@ -32,10 +32,10 @@ public enum InboundMessageError: Error, Sendable, Hashable, CustomStringConverti
         case let .malformedJSON(reason, offset): return "message body is not valid JSON: \(reason) at byte \(offset)"
         case let .unsupportedValue(kind): return "message body holds a value with no JSON form: \(kind)"
         case .notAnObject: return "message body is not a JSON object"
-        case let .unknownMessageType(type): return "unknown message type \(type.map { "'\($0)'" } ?? "(none)")"
+        case let .unknownMessageType(type): return "unknown message type \(type.map { UntrustedText.quoted($0) } ?? "(none)")"
         case let .invalidField(name, expected): return "field '\(name)' is invalid: expected \(expected)"
         case let .missingField(name): return "required field '\(name)' is missing"
-        case let .unknownHandler(name): return "no dialect listens to the message handler '\(name)'"
+        case let .unknownHandler(name): return "no dialect listens to the message handler \(UntrustedText.quoted(name))"
         }
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// Spec: TC string format v2, "How should the TC String be encoded?" ("URL-safe base64-encoded"); TCF v1.1:
 /// "Padding '=' characters should be omitted".
-public enum Base64URL {
+package enum Base64URL {
     /// The value of each ASCII byte in the alphabet, 0xFF for bytes outside it.
     @usableFromInline
     static let decodeTable: [UInt8] = {
@@ -17,14 +17,14 @@ public enum Base64URL {
 
     /// Decodes `string` into bytes (the last partial byte's bits are kept, zero-filled). Trailing `=` is ignored.
     /// - Throws: ``TCStringError/invalidCharacter(_:offset:)`` for any byte outside the alphabet.
-    public static func decode(_ string: Substring) throws(TCStringError) -> [UInt8] {
+    package static func decode(_ string: Substring) throws(TCStringError) -> [UInt8] {
         var bytes: [UInt8] = []
         try decode(string.utf8, into: &bytes, offsetBase: 0)
         return bytes
     }
 
     /// Decodes `string` into bytes. See ``decode(_:)-(Substring)``.
-    public static func decode(_ string: String) throws(TCStringError) -> [UInt8] {
+    package static func decode(_ string: String) throws(TCStringError) -> [UInt8] {
         try decode(Substring(string))
     }
 
@@ -85,7 +85,7 @@ public enum Base64URL {
     }
 
     /// Encodes the first `bitCount` bits of `bytes` as base64url without padding (zero bits fill the last character).
-    public static func encode(_ bytes: [UInt8], bitCount: Int) -> String {
+    package static func encode(_ bytes: [UInt8], bitCount: Int) -> String {
         let characters = (bitCount + 5) / 6
         return String(unsafeUninitializedCapacity: characters) { buffer in
             for index in 0..<characters {
