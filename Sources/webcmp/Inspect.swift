@@ -198,19 +198,7 @@ enum Inspect {
 
     /// Ids as compact ranges: `1-4, 100, 404`; `none` when empty.
     static func ranges(_ ids: IDSet) -> String {
-        var parts: [String] = []
-        var start: Int?
-        var previous = 0
-        for id in ids {
-            if start != nil, id == previous + 1 {
-                previous = id
-                continue
-            }
-            if let first = start { parts.append(first == previous ? "\(first)" : "\(first)-\(previous)") }
-            start = id
-            previous = id
-        }
-        if let first = start { parts.append(first == previous ? "\(first)" : "\(first)-\(previous)") }
+        let parts = ids.runs.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }
         return parts.isEmpty ? "none" : parts.joined(separator: ", ")
     }
 }

@@ -1,7 +1,7 @@
 extension IDSet {
     /// Maximal runs of consecutive ids, ascending: disjoint, and never adjacent (a gap of at least one id between
     /// two runs). The TC string encoder writes them as range entries.
-    var runs: [ClosedRange<Int>] {
+    package var runs: [ClosedRange<Int>] {
         var runs: [ClosedRange<Int>] = []
         var start: Int?
         var previous = 0
