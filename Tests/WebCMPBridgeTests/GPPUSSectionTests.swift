@@ -171,7 +171,7 @@ import Testing
         + "~BAAAAAQA.QA~BQAA.QA~BQAA.AAA~BQAA.AAA~BQAA.AAA"
 
     @Test func everySectionIDOfTheSpecDecodesFromOneReferenceString() throws {
-        let input = try GPPMappingInput(parsing: Self.allSectionsDefaults)
+        let input = try GPPString(validatingForMapping: Self.allSectionsDefaults)
         let decoded = try input.usSections()
         #expect(decoded.map(\.section.id) == Array(7...27))
         #expect(GPPUSSection.all.map(\.id) == Array(7...27))
@@ -269,7 +269,7 @@ import Testing
     }
 
     @Test func stateKeyPrefixesAreTheUpperCasedAPINames() throws {
-        let input = try GPPMappingInput(parsing: Self.allSectionsDefaults)
+        let input = try GPPString(validatingForMapping: Self.allSectionsDefaults)
         let keys = try input.usSectionKeys()
         for name in ["USCA_SharingOptOut", "USFL_SaleOptOut", "USVA_TargetedAdvertisingOptOut", "USMD_MspaMode",
                      "USRI_SensitiveDataProcessing", "USTN_KnownChildSensitiveDataConsents", "USCA_Gpc", "USMN_Gpc"] {

@@ -27,7 +27,7 @@ import Testing
     )
 
     static func map(
-        _ model: TCString?, raw: String = "RAW.TC", gpp: GPPMappingInput? = nil, ac: String? = nil,
+        _ model: TCString?, raw: String = "RAW.TC", gpp: GPPString? = nil, ac: String? = nil,
         _ consent: InAppConsent = InAppConsent()
     ) throws -> IABKeySet {
         try IABKeySet.mapped(tc: model.map { ($0, raw) }, gpp: gpp, additionalConsent: ac, consent: consent)
@@ -165,7 +165,7 @@ import Testing
         }
     }
 
-    static let gpp = GPPMappingInput(
+    static let gpp = GPPString(
         rawValue: "DBACNY~RAW.TC~1YNN", version: 1, sectionIDs: [2, 6],
         sections: [.init(id: 2, string: "RAW.TC"), .init(id: 6, string: "1YNN")])
 
@@ -199,7 +199,7 @@ import Testing
         #expect(keys[.additionalConsent] == .string("1~1"))
     }
 
-    static let gppUSP = GPPMappingInput(
+    static let gppUSP = GPPString(
         rawValue: "DBABTA~1YN-", version: 1, sectionIDs: [6], sections: [.init(id: 6, string: "1YN-")])
 
     @Test func gppWithoutTCStringGivesOnlyGPPKeys() throws {

@@ -58,7 +58,7 @@ public struct USPrivacySignals: Sendable, Hashable {
     ///   (``IABMappingError/invalidGPPString(_:)``, ``IABMappingError/invalidGPPSection(id:reason:)``,
     ///   ``IABMappingError/invalidGPPUSSection(_:)``); never traps.
     public init(gppString: String, applicableSections: [Int]? = nil) throws(IABMappingError) {
-        let input = try GPPMappingInput(parsing: gppString)
+        let input = try GPPString(validatingForMapping: gppString)
         var sections: [Section] = []
         for data in try input.usSections() where applicableSections?.contains(data.section.id) ?? true {
             sections.append(

@@ -35,7 +35,7 @@ extension IABKeySet {
     init(mapping consent: InAppConsent, decoded: TCString?) throws(IABMappingError) {
         var tc: (model: TCString, rawValue: String)?
         if let decoded, let raw = consent.strings.tcString { tc = (decoded, raw) }
-        let gpp = try consent.strings.gppString.map { raw throws(IABMappingError) in try GPPMappingInput(parsing: raw) }
+        let gpp = try consent.strings.gppString.map { raw throws(IABMappingError) in try GPPString(validatingForMapping: raw) }
         let additionalConsent = try consent.strings.additionalConsent.map { raw throws(IABMappingError) in
             try IABKeySet.validatedAdditionalConsent(raw)
         }
@@ -46,7 +46,7 @@ extension IABKeySet {
     /// validated. Validates the remaining plain inputs (SDK id/version, applicable sections, US Privacy string).
     static func mapped(
         tc: (model: TCString, rawValue: String)?,
-        gpp: GPPMappingInput?,
+        gpp: GPPString?,
         additionalConsent: String?,
         consent: InAppConsent
     ) throws(IABMappingError) -> IABKeySet {
@@ -188,7 +188,7 @@ extension IABKeySet {
     /// - Each US section (ids 7–27) adds its per-field keys, `IABGPP_USNAT_SaleOptOut` … (see
     ///   ``GPPUSSectionData/keys``); one that does not decode fails the mapping.
     static func addGPPKeys(
-        _ gpp: GPPMappingInput,
+        _ gpp: GPPString,
         applicableSections: [Int]?,
         gdprApplies: Bool?,
         cmpSDKID: Int?,

@@ -2,7 +2,7 @@
 ///
 /// Spec: GPP CMP API v1.1, "In-App Details" (per-field keys `IABGPP_` + section prefix + `_` + field name, with the
 /// data-type conversion table); team reference `iab-inapp-keys.md` §2.6 for the upper-cased API-name prefix.
-extension GPPMappingInput {
+extension GPPString {
     /// Every section of the string that the US catalog describes, decoded, in header order. Other sections (TCF EU,
     /// TCF Canada, US Privacy, unknown ids) are skipped.
     ///
