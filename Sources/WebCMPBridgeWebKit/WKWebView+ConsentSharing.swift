@@ -4,14 +4,26 @@ import WebKit
 import WebCMPBridge
 
 extension WKWebView {
-    /// Loads `request` in a content web view with the stored consent shared into it: the URL gets
-    /// `_sp_pass_consent=true` (query and fragment kept) and ``preloadConsent(from:)`` installs the sharing script.
+    /// Loads `request` in a content web view with the stored consent shared into it: ``preloadConsent(from:)``
+    /// installs the sharing script (native-backed `__tcfapi`/`__gpp` for pages without a CMP, and this package's own
+    /// `webcmp.readyForConsent` handshake). The URL is loaded as given: `_sp_pass_consent=true` is not added, because
+    /// a Sourcepoint page would then wait for Sourcepoint's own message, which this package does not send.
     @MainActor
     @discardableResult
     public func loadSharingConsent(_ request: URLRequest, from store: ConsentStore) -> WKNavigation? {
         preloadConsent(from: store)
-        var request = request
-        if let url = request.url { request.url = URLRewriting.passingConsent(url) }
+        return load(request)
+    }
+
+    /// Loads `request` with the stored consent shared and seeded: sets the configured cookies in the web view's
+    /// cookie store first (so the first request carries them, `HttpOnly` ones included), then installs the seeding
+    /// script (main frame of the configured content origins only) and the sharing script, then loads.
+    @MainActor
+    @discardableResult
+    public func loadSharingConsent(
+        _ request: URLRequest, from store: ConsentStore, sharing configuration: SharingConfiguration
+    ) async -> WKNavigation? {
+        await preloadConsent(from: store, sharing: configuration)
         return load(request)
     }
 
@@ -22,16 +34,59 @@ extension WKWebView {
     public func preloadConsent(from store: ConsentStore) {
         let record = store.record()
         let keys = store.iabKeys()
+        replaceSharingScripts(with: [ConsentSharing.userScript(record: record, keys: keys)])
+        updateLoadedPage(record: record, keys: keys)
+    }
+
+    /// Like ``preloadConsent(from:)``, and also seeds the stored consent into the first-party entries of
+    /// `configuration`: sets its cookies through `WKHTTPCookieStore` (awaited) and installs the seeding script with
+    /// `forMainFrameOnly: true`, before the sharing script. Idempotent like ``preloadConsent(from:)``.
+    @MainActor
+    public func preloadConsent(from store: ConsentStore, sharing configuration: SharingConfiguration) async {
+        let record = store.record()
+        let keys = store.iabKeys()
+        let cookieStore = self.configuration.websiteDataStore.httpCookieStore
+        for shared in ConsentSharing.cookies(record: record, configuration: configuration) {
+            guard let cookie = HTTPCookie(properties: Self.cookieProperties(shared)) else { continue }
+            await cookieStore.setCookie(cookie)
+        }
+        replaceSharingScripts(
+            with: ConsentSharing.userScripts(record: record, keys: keys, configuration: configuration))
+        updateLoadedPage(record: record, keys: keys)
+    }
+
+    /// Hands the consent to a page that already runs the sharing script (fire and forget; the async
+    /// `evaluateJavaScript` would trap on the script's `undefined` result).
+    @MainActor
+    private func updateLoadedPage(record: ConsentRecord?, keys: IABKeySet) {
+        evaluateJavaScript(ConsentSharing.updateScript(record: record, keys: keys), completionHandler: nil)
+    }
+
+    /// Removes the earlier sharing scripts (keeping every other script, in order) and adds `scripts`.
+    @MainActor
+    private func replaceSharingScripts(with scripts: [UserScript]) {
         let controller = configuration.userContentController
         let others = controller.userScripts.filter { !ConsentSharing.isSharingScript($0.source) }
         if others.count != controller.userScripts.count {
             controller.removeAllUserScripts()
             others.forEach(controller.addUserScript)
         }
-        let script = ConsentSharing.userScript(record: record, keys: keys)
-        controller.addUserScript(WKUserScript(
-            source: script.source, injectionTime: .atDocumentStart, forMainFrameOnly: script.forMainFrameOnly))
-        evaluateJavaScript(ConsentSharing.updateScript(record: record, keys: keys), completionHandler: nil)
+        for script in scripts {
+            controller.addUserScript(WKUserScript(
+                source: script.source, injectionTime: .atDocumentStart, forMainFrameOnly: script.forMainFrameOnly))
+        }
+    }
+
+    /// `HTTPCookie` properties for a cookie the core built.
+    private static func cookieProperties(_ shared: SharedCookie) -> [HTTPCookiePropertyKey: Any] {
+        var properties: [HTTPCookiePropertyKey: Any] = [
+            .name: shared.name, .value: shared.value, .domain: shared.domain, .path: shared.path,
+            .expires: Date().addingTimeInterval(TimeInterval(shared.maxAge)),
+            .sameSitePolicy: HTTPCookieStringPolicy.sameSiteLax.rawValue,
+        ]
+        if shared.isSecure { properties[.secure] = "TRUE" }
+        if shared.isHTTPOnly { properties[HTTPCookiePropertyKey("HttpOnly")] = "TRUE" }
+        return properties
     }
 }
 #endif

@@ -45,13 +45,13 @@ enum DocumentationSamples {
         }
     }
 
-    // SharingConsent.md
+    // SharingConsent.md — Seeding
     static func sharing() {
-        let url = URLRewriting.passingConsent(URL(string: "https://news.example/article?id=1#top")!)
-        // https://news.example/article?id=1&_sp_pass_consent=true#top
         let store = ConsentStore.inMemory()
-        let script = ConsentSharing.userScript(record: store.record(), keys: store.iabKeys())
-        print(url, script.source.count)
+        let sharing = SharingConfiguration(contentOrigins: ["https://www.example.com"], presets: [.euconsentV2])
+        let scripts = ConsentSharing.userScripts(record: store.record(), keys: store.iabKeys(), configuration: sharing)
+        let cookies = ConsentSharing.cookies(record: store.record(), configuration: sharing)
+        print(scripts.count, cookies.count)
     }
 
     // TrackingAfterConsent.md

@@ -127,7 +127,7 @@ import Testing
     }
 
     /// Install and update scripts with hostile strings in every stored field: the page's state, its `__tcfapi` and the
-    /// Sourcepoint answer carry exactly those strings; the marker stays the first line.
+    /// handshake answer carry exactly those strings; the marker stays the first line.
     @Test func sharingScriptsCarryHostileStatesIntact() throws {
         let sets = [Self.hostile.prefix(4), Self.hostile.dropFirst(4).prefix(4), Self.hostile.dropFirst(8).prefix(4),
                     Self.hostile.dropFirst(12).prefix(4)].map(Array.init)
@@ -145,7 +145,7 @@ import Testing
                   p.run(\(JavaScriptLiteral.string(install)));
                   const before = p.context.__webcmpSharing.state();
                   let answer = null;
-                  p.messageListeners.forEach((fn) => fn({ data: 'sp.readyForConsent', origin: 'https://a.example',
+                  p.messageListeners.forEach((fn) => fn({ data: 'webcmp.readyForConsent', origin: 'https://a.example',
                     source: { postMessage: (m) => { answer = m; } } }));
                   p.run(\(JavaScriptLiteral.string(update)));
                   const after = p.context.__webcmpSharing.state();

@@ -2,13 +2,15 @@ import Foundation
 
 /// Passes the stored consent into the app's content web views, so that their pages do not show a second banner.
 ///
-/// Three mechanisms, all in one idempotent user script built by ``userScript(record:keys:)``:
-/// - **Sourcepoint handshake**: a page whose Sourcepoint web SDK was loaded with `_sp_pass_consent=true`
-///   (see ``URLRewriting/passingConsent(_:)``) posts `"sp.readyForConsent"` (as a string, or as `{name: …}`) to its
-///   window; the script answers that window with
-///   `{name: "sp.loadConsent", consent: {gdpr: {euconsent, addtlConsent, gdprApplies}, usnat: {gppString},
-///   ccpa: {uspstring}}}` — the fields that exist. This is the shape this package implements; it mirrors the
-///   consent fields Sourcepoint's app SDKs pass.
+/// Three mechanisms. Seeding (``seedingScript(record:configuration:)``, ``cookies(record:configuration:)``) writes the
+/// stored consent into the first-party entries a page's own CMP reads; the idempotent user script built by
+/// ``userScript(record:keys:)`` carries the other two:
+/// - **Our own handshake** (not Sourcepoint's): a page that posts `"webcmp.readyForConsent"` (as a string, or as
+///   `{name: …}`) to its window is answered on that window with
+///   `{name: "webcmp.loadConsent", consent: {gdpr: {euconsent, addtlConsent, gdprApplies}, usnat: {gppString},
+///   ccpa: {uspstring}}}` — the fields that exist. Sourcepoint's web SDK expects a different message under its own
+///   names (`sp.loadConsent` carrying Sourcepoint's `uuid` and server-issued `webConsentPayload`), which this
+///   package does not have; it does not answer `sp.readyForConsent`.
 /// - **A native-backed `__tcfapi`** (`ping`, `getTCData`, `addEventListener`, `removeEventListener`) answering with
 ///   IAB CMP API v2.2 `TCData` and `PingReturn` shapes, installed only when the page has no `__tcfapi` of its own.
 /// - **A `__gpp` stub** (`ping`, `addEventListener`, `removeEventListener`, `hasSection`, `getSection`) with the
@@ -45,12 +47,14 @@ public enum ConsentSharing {
     /// The consent state the scripts carry: the stored strings plus `TCData`/`PingReturn` built from the IAB keys.
     static func state(record: ConsentRecord?, keys: IABKeySet) -> JSONValue {
         let tcString = record?.tcString
+        // One decode at most, for TCData. The CMP id and version come only from the stored keys: the consent
+        // transaction already applied the one rule for them (CMPIdentity).
         let decoded = tcString.flatMap { try? TCString(decoding: $0) }
         var gdprApplies: JSONValue = .null
         if case .int(let value)? = keys["IABTCF_gdprApplies"] { gdprApplies = .bool(value == 1) }
-        var cmpID: JSONValue = decoded.map { .number(Double($0.cmpID)) } ?? .null
+        var cmpID: JSONValue = .null
         if case .int(let value)? = keys["IABTCF_CmpSdkID"] { cmpID = .number(Double(value)) }
-        var cmpVersion: JSONValue = decoded.map { .number(Double($0.cmpVersion)) } ?? .null
+        var cmpVersion: JSONValue = .null
         if case .int(let value)? = keys["IABTCF_CmpSdkVersion"] { cmpVersion = .number(Double(value)) }
         var state: [String: JSONValue] = [
             "tcString": tcString.map(JSONValue.string) ?? .null,

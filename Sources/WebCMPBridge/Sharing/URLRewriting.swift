@@ -3,7 +3,9 @@ import Foundation
 /// Query-item rewriting for CMP and content URLs.
 public enum URLRewriting {
     /// The query item Sourcepoint's web SDK reads to accept consent passed in by an app instead of showing its own
-    /// message: `_sp_pass_consent=true`.
+    /// message: `_sp_pass_consent=true`. With it, Sourcepoint's page waits for Sourcepoint's own `sp.loadConsent`
+    /// message (its `uuid` and server-issued `webConsentPayload`, sent by Sourcepoint's app SDK `preloadConsent`);
+    /// this package does not send that message, so add the item only when the app also runs Sourcepoint's SDK.
     public static let passConsentQueryItem = URLQueryItem(name: "_sp_pass_consent", value: "true")
 
     /// `url` with `_sp_pass_consent=true` set, keeping every other query item (order included) and the fragment.

@@ -6,7 +6,8 @@ let usage = """
     usage: webcmp-host run URL [--dialect gravito|onesecondbefore|tcf|auto] [--click ID ...] [--state DIR]
                                [--timeout S] [--allow-origin ORIGIN ...] [--eval EXPRESSION ...] [--json]
            webcmp-host check URL [--dialect …] [--click ID ...] [--timeout S]
-           webcmp-host share URL --state DIR [--json]
+           webcmp-host share URL --state DIR [--content-origin ORIGIN ...] [--preset NAME ...]
+                                 [--seed cookie|localStorage:NAME:VALUE ...] [--eval EXPRESSION ...] [--settle S] [--json]
            webcmp-host selftest-escaping [--count N]
            webcmp-host bench [URL] [--saves N=200] [--json]
            webcmp-host soak [URL] [--saves N=10000] [--cycles M=200] [--minimal-bodies] [--retain-bridges] [--json]
@@ -16,8 +17,13 @@ let usage = """
            --json prints exactly one JSON object {"events": [...], "keys": {...}}; with --eval, also "eval": the
            values of the given JavaScript expressions in the page at the end of the run.
     check  a conformance report for a hosted CMP page; exit 0 when it conforms, 1 when not, 2 for usage errors.
-    share  loads a content page with the stored consent shared into it (_sp_pass_consent=true, native-backed
-           __tcfapi/__gpp) and prints what the page's own __tcfapi('getTCData') returns.
+    share  loads a content page as an app's content web view would, with the stored consent shared into it: the
+           configured first-party entries seeded (cookie manager before loading, and a main-frame document-start
+           script for the content origins; default origin: the URL's; default preset: euconsent-v2; presets:
+           euconsent-v2, didomi, onetrust), plus the native-backed __tcfapi/__gpp for pages without a CMP. Waits for
+           the page to settle (--settle S, default 1) and prints what the page's own __tcfapi('getTCData') and
+           ping return, whether its CMP showed UI, its __gpp ping, what its storage holds under the configured
+           names, and with --eval the values of the expressions ("eval").
     bench  real-engine save round trip (page save → keys stored → page acknowledged), median and p90, and load →
            ready for a cold vs a pre-warmed web view. Default page: SampleHost/index.html?dialect=gravito.
     soak   memory of the host process over N saves in one page session, and over M create → load → save →
@@ -41,6 +47,10 @@ struct Arguments {
     var count = 300
     var origins: Set<String> = []
     var evaluations: [String] = []
+    var contentOrigins: [String] = []
+    var presets: [String] = []
+    var seeds: [String] = []
+    var settle: TimeInterval = 1
     var saves: Int?
     var cycles = 200
     var minimalBodies = false
@@ -67,6 +77,14 @@ struct Arguments {
             case "--eval": evaluations.append(try value(argument))
             case "--state": state = URL(fileURLWithPath: try value(argument), isDirectory: true)
             case "--allow-origin": origins.insert(try value(argument))
+            case "--content-origin": contentOrigins.append(try value(argument))
+            case "--preset": presets.append(try value(argument))
+            case "--seed": seeds.append(try value(argument))
+            case "--settle":
+                guard let seconds = TimeInterval(try value(argument)), seconds >= 0, seconds <= 60 else {
+                    throw UsageError(description: "--settle takes seconds from 0 to 60")
+                }
+                settle = seconds
             case "--timeout":
                 guard let seconds = TimeInterval(try value(argument)), seconds > 0, seconds <= 600 else {
                     throw UsageError(description: "--timeout takes seconds from 0 to 600")
@@ -160,39 +178,6 @@ func runCommand(_ arguments: Arguments) -> Int32 {
         for key in keys.keys.sorted() { print("  \(key) = \(JavaScriptLiteral.expression(keys[key]!))") }
     }
     session.view.close()
-    return 0
-}
-
-@MainActor
-func shareCommand(_ arguments: Arguments) -> Int32 {
-    guard let url = arguments.url, arguments.state != nil else { fail("share needs a URL and --state DIR", code: 2) }
-    let store = makeStore(arguments)
-    let view = GTKWebView()
-    view.addUserScript(ConsentSharing.userScript(record: store.record(), keys: store.iabKeys()))
-    var loaded = false
-    view.eventHandler = { event in if case .didFinishLoading = event { loaded = true } }
-    let shared = URLRewriting.passingConsent(url)
-    view.load(shared)
-    GTKRuntime.run(until: Date().addingTimeInterval(arguments.timeout)) { !loaded }
-    let session = HostSession(options: .init(url: shared, dialect: nil), store: store, view: view)
-    let result = session.evaluate("""
-        (function () {
-          return new Promise(function (resolve) {
-            if (typeof window.__tcfapi !== 'function') { resolve({ error: 'no __tcfapi' }); return; }
-            window.__tcfapi('getTCData', 2, function (data, ok) {
-              // Give the page's own handshake (an asynchronous postMessage round trip) time to complete.
-              setTimeout(function () {
-                resolve({ ok: ok, tcString: data && data.tcString, pageSaw: window.__pageSawConsent || null });
-              }, 250);
-            });
-          });
-        })()
-        """)
-    var output: [String: JSONValue] = ["url": .string(shared.absoluteString)]
-    output["tcData"] = result ?? .null
-    output["pageResult"] = session.evaluate("window.__contentPageResult || null") ?? .null
-    printJSON(.object(output))
-    view.close()
     return 0
 }
 
@@ -334,7 +319,7 @@ let exitCode: Int32 = MainActor.assumeIsolated {
     switch arguments.command {
     case "run": return runCommand(arguments)
     case "check": return checkCommand(arguments)
-    case "share": return shareCommand(arguments)
+    case "share": return Share.command(arguments)
     case "selftest-escaping": return escapingSelfTest(arguments)
     case "bench":
         return Measure.bench(page: arguments.url ?? samplePage(), saves: arguments.saves ?? 200, json: arguments.json)

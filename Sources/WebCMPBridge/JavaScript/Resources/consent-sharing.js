@@ -26,23 +26,28 @@
         try { listeners[id](data, data !== null); } catch (e) {}
       });
     },
-    state: function () { return copy(state); }
+    state: function () { return copy(state); },
+    // Whether the page's __tcfapi / __gpp are still the native-backed ones (a page CMP that loaded later replaces them).
+    active: function () { return { tcfapi: window.__tcfapi === nativeTCF, gpp: window.__gpp === nativeGPP }; }
   };
+  var nativeTCF = null;
+  var nativeGPP = null;
   Object.defineProperty(window, '__webcmpSharing', { value: Object.freeze(sharing) });
 
-  var answerSourcepoint = function (event) {
+  // Our own handshake (not Sourcepoint's: see ConsentSharing): webcmp.readyForConsent -> webcmp.loadConsent.
+  var answerHandshake = function (event) {
     var data = event.data;
     var name = typeof data === 'string' ? data : (data && typeof data === 'object' ? data.name : null);
-    if (name !== 'sp.readyForConsent' || !event.source) { return; }
+    if (name !== 'webcmp.readyForConsent' || !event.source) { return; }
     var consent = {};
     if (state.tcString) {
       consent.gdpr = { euconsent: state.tcString, addtlConsent: state.addtlConsent, gdprApplies: state.gdprApplies };
     }
     if (state.gppString) { consent.usnat = { gppString: state.gppString }; }
     if (state.uspString) { consent.ccpa = { uspstring: state.uspString }; }
-    try { event.source.postMessage({ name: 'sp.loadConsent', consent: consent }, event.origin || '*'); } catch (e) {}
+    try { event.source.postMessage({ name: 'webcmp.loadConsent', consent: consent }, event.origin || '*'); } catch (e) {}
   };
-  window.addEventListener('message', answerSourcepoint);
+  window.addEventListener('message', answerHandshake);
 
   if (typeof window.__tcfapi !== 'function') {
     window.__tcfapi = function (command, version, callback, parameter) {
@@ -72,6 +77,7 @@
         callback(null, false);
       }
     };
+    nativeTCF = window.__tcfapi;
   }
 
   if (typeof window.__gpp !== 'function') {
@@ -105,5 +111,6 @@
         callback(null, false);
       }
     };
+    nativeGPP = window.__gpp;
   }
 })

@@ -6,7 +6,8 @@ reaches end-of-file: the test process holds the write end of that pipe, so the s
 however that ends (normal exit, crash, kill), and a test run leaves no server behind.
 
 Besides files it answers GET /status/CODE with that HTTP status and a small HTML body (e.g. /status/500), so tests can
-load a CMP URL that fails the way a broken CDN does.
+load a CMP URL that fails the way a broken CDN does, and GET /echo-cookies with the request's Cookie header as text
+(what the server saw on the very first request of a page).
 """
 import functools
 import http.server
@@ -22,6 +23,14 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             body = f"<!doctype html><title>{status}</title><p>status {status}</p>".encode()
             self.send_response(status)
             self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        if self.path.startswith("/echo-cookies"):
+            body = (self.headers.get("Cookie") or "").encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain; charset=utf-8")
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)

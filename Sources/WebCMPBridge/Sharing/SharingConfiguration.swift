@@ -1,0 +1,145 @@
+import Foundation
+
+/// Where and how the stored consent is seeded into the first-party storage of content pages, so that a page's own
+/// CMP finds it when it starts (see ``ConsentSharing/userScripts(record:keys:configuration:)``).
+///
+/// Seeding happens only in main-frame documents whose origin is one of ``contentOrigins``: never in other sites and
+/// never in frames (ad tags, embeds). Origins are compared normalised (lower-case scheme and host, default port
+/// dropped); entries of ``contentOrigins`` that are not origins (`https://news.example/path`, `news.example`) are
+/// ignored.
+public struct SharingConfiguration: Sendable, Hashable {
+    /// The origins of the app's own content pages (`https://www.example.com`), normalised.
+    public private(set) var contentOrigins: Set<String>
+    /// What to write, in order; a name written twice keeps the last value.
+    public var entries: [SharingEntry]
+
+    /// A configuration for `contentOrigins` (origin strings such as `https://www.example.com`) writing `entries`;
+    /// the default is the ``SharingPreset/euconsentV2`` preset.
+    public init(contentOrigins: [String], entries: [SharingEntry] = SharingPreset.euconsentV2.entries) {
+        self.contentOrigins = Set(contentOrigins.compactMap(SecurityOrigin.normalize))
+        self.entries = entries
+    }
+
+    /// A configuration for `contentOrigins` writing the entries of `presets`, in order.
+    public init(contentOrigins: [String], presets: [SharingPreset]) {
+        self.init(contentOrigins: contentOrigins, entries: presets.flatMap(\.entries))
+    }
+
+    /// Whether a document of `origin` gets the consent written (`origin` as a page reports `location.origin`).
+    public func allows(origin: String) -> Bool {
+        guard let normalized = SecurityOrigin.normalize(origin), normalized != "file://" else { return false }
+        return contentOrigins.contains(normalized)
+    }
+
+    /// Adds `origin` (normalised) to ``contentOrigins``; returns `false` when it is not an origin.
+    @discardableResult
+    public mutating func addContentOrigin(_ origin: String) -> Bool {
+        guard let normalized = SecurityOrigin.normalize(origin) else { return false }
+        contentOrigins.insert(normalized)
+        return true
+    }
+}
+
+/// One first-party entry a page's CMP reads its stored consent from.
+public struct SharingEntry: Sendable, Hashable {
+    /// Which stored value the entry holds. Values are written verbatim, exactly as the CMP page produced them.
+    public enum Value: String, Sendable, Hashable, CaseIterable {
+        /// The TC string.
+        case tcString
+        /// The Google Additional Consent string.
+        case additionalConsent
+        /// The GPP string.
+        case gppString
+        /// The GPP section ids in force, joined by `_` (the form of `IABGPP_GppSID`).
+        case gppSectionIDs
+        /// The US Privacy string.
+        case usPrivacy
+    }
+
+    /// Where the entry is written.
+    public enum Storage: String, Sendable, Hashable, CaseIterable {
+        /// A first-party cookie for the page's host (`path=/`, `SameSite=Lax`, `Secure` on https), written by the
+        /// seeding script and, on Apple platforms, also set through the cookie store before the page loads.
+        case cookie
+        /// `window.localStorage` of the page's origin, written by the seeding script.
+        case localStorage
+    }
+
+    /// The cookie or local storage key, e.g. `euconsent-v2`.
+    public var name: String
+    /// The stored value written under ``name``.
+    public var value: Value
+    /// Where it is written.
+    public var storage: Set<Storage>
+    /// The cookie's lifetime in seconds (cookies only).
+    public var cookieMaxAge: Int
+    /// Whether the cookie is `HttpOnly` (read by the site's server, not by page scripts). Such a cookie cannot be
+    /// written from a script: it is only set through the platform cookie store before loading
+    /// (``ConsentSharing/cookies(record:configuration:)``).
+    public var httpOnly: Bool
+
+    /// The default cookie lifetime: 390 days (13 months, the longest a consent record is usually kept).
+    public static let defaultCookieMaxAge = 390 * 24 * 60 * 60
+
+    /// An entry.
+    public init(
+        name: String, value: Value, storage: Set<Storage>, cookieMaxAge: Int = SharingEntry.defaultCookieMaxAge,
+        httpOnly: Bool = false
+    ) {
+        self.name = name
+        self.value = value
+        self.storage = storage
+        self.cookieMaxAge = cookieMaxAge
+        self.httpOnly = httpOnly
+    }
+}
+
+/// Ready-made entry sets for the CMPs publishers run, each naming the public source its entries come from.
+///
+/// Only entries whose name and value format could be confirmed in a public source are shipped. What each CMP needs
+/// beyond them (its own consent token or banner-closed cookie) is documented in the "Sharing consent" article; a CMP
+/// that trusts only its server-side records cannot be seeded at all.
+public struct SharingPreset: Sendable, Hashable {
+    /// The preset's name (`euconsent-v2`, `didomi`, `onetrust`), as `webcmp-host share --preset` takes it.
+    public var name: String
+    /// The entries it writes.
+    public var entries: [SharingEntry]
+    /// Where the entry names and formats come from.
+    public var source: String
+
+    /// A preset.
+    public init(name: String, entries: [SharingEntry], source: String) {
+        self.name = name
+        self.entries = entries
+        self.source = source
+    }
+
+    /// The default: the TC string as the `euconsent-v2` cookie and local storage item, the name the IAB's v1
+    /// `euconsent` convention became for TCF v2 and the one most TCF CMPs read.
+    public static let euconsentV2 = SharingPreset(
+        name: "euconsent-v2",
+        entries: [SharingEntry(name: "euconsent-v2", value: .tcString, storage: [.cookie, .localStorage])],
+        source: "IAB TCF v1 global cookie 'euconsent', continued as 'euconsent-v2' by TCF v2 CMPs")
+
+    /// Didomi: the TC string as `euconsent-v2`, in the cookie and local storage item Didomi's web SDK reads.
+    /// Didomi's own `didomi_token` (JSON) / `didomi_dcs` is not seeded: its format is Didomi's.
+    public static let didomi = SharingPreset(
+        name: "didomi",
+        entries: [SharingEntry(name: "euconsent-v2", value: .tcString, storage: [.cookie, .localStorage])],
+        source: "https://developers.didomi.io/cmp/web-sdk/consent-notice/cookies")
+
+    /// OneTrust: the TC string as the `eupubconsent-v2` cookie. OneTrust's `OptanonConsent` and
+    /// `OptanonAlertBoxClosed` cookies, which decide whether its banner shows, are not seeded (format unconfirmed).
+    public static let oneTrust = SharingPreset(
+        name: "onetrust",
+        entries: [SharingEntry(name: "eupubconsent-v2", value: .tcString, storage: [.cookie])],
+        source: "https://www.consentstack.io/vendors/onetrust (cookie list: eupubconsent-v2 holds the TC string)")
+
+    /// Every preset this package ships.
+    public static let all: [SharingPreset] = [.euconsentV2, .didomi, .oneTrust]
+
+    /// The preset called `name` (case-insensitive), or `nil`.
+    public static func named(_ name: String) -> SharingPreset? {
+        all.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+    }
+}
