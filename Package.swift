@@ -23,6 +23,7 @@ let package = Package(
                 // would make Foundation treat the bundle as an old-style bundle with that folder as its resources.
                 .copy("JavaScript/Resources/tcf-forwarder.js"),
                 .copy("JavaScript/Resources/consent-sharing.js"),
+                .copy("JavaScript/Resources/open-settings.js"),
             ]
         ),
         // Apple platforms: the WKWebView adapter, content web view sharing and the App Tracking Transparency client.

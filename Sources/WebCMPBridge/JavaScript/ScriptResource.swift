@@ -23,6 +23,7 @@ import Foundation
 enum ScriptResource: String, CaseIterable, Sendable {
     case tcfForwarder = "tcf-forwarder"
     case consentSharing = "consent-sharing"
+    case openSettings = "open-settings"
 
     /// The file name in the resource bundle.
     var fileName: String { rawValue + ".js" }
