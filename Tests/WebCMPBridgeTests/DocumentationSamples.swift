@@ -61,4 +61,27 @@ enum DocumentationSamples {
         // or: configuration.tracking = .beforeCMP
         print(configuration.tracking)
     }
+
+    // PrivacySettings.md
+    static func privacySettings() {
+        var configuration = BridgeConfiguration(cmpURL: URL(string: "https://www.example.com/consent/app.html")!, dialect: .tcf)
+        configuration.mode = .settings
+        configuration.privacySettings = PrivacySettingsOpener(call: PrivacySettingsCall("Didomi.preferences.show"))
+        print(configuration.resolvedURL)
+    }
+
+    static func rejectAll() throws {
+        let store = ConsentStore.userDefaults()
+        let summary = try store.rejectAll()
+        print(summary.purposeConsents.isEmpty)   // true
+    }
+
+    // ConsentStore.changes()
+    static func changes() {
+        Task {
+            for await change in ConsentStore.changes() {
+                print("consent changed:", change.record?.tcString ?? "cleared")
+            }
+        }
+    }
 }

@@ -43,6 +43,14 @@ public struct BridgeConfiguration: Sendable {
     public var limits: JSONLimits
     /// Whether the user may dismiss the consent UI without acting in the CMP. Default ``InteractiveDismissal/afterChoice``.
     public var interactiveDismissal: InteractiveDismissal
+    /// Whether the page is shown to ask for consent or, for "Privacy settings", to change it. Default
+    /// ``ConsentUIMode/consent``.
+    public var mode: ConsentUIMode = .consent
+    /// How ``ConsentUIMode/settings`` opens the CMP's preferences; `nil` uses
+    /// ``PrivacySettingsOpener/default(for:)`` for ``dialect``.
+    public var privacySettings: PrivacySettingsOpener?
+    /// Adopting consent a previous CMP SDK left in `UserDefaults` when nothing is stored yet. On by default.
+    public var migration: ConsentMigration = .default
 
     /// Creates a configuration.
     public init(
@@ -91,9 +99,15 @@ public struct BridgeConfiguration: Sendable {
 
     /// The URL the bridge loads: ``cmpURL`` with the language and the additional query items appended (existing query
     /// items and the fragment are kept; a configured item replaces one of the same name).
+    /// In ``ConsentUIMode/settings`` mode the URL and query items of ``privacySettings`` apply as well.
     public var resolvedURL: URL {
         var items = additionalQueryItems
         if let language { items.insert(URLQueryItem(name: languageQueryItemName, value: language), at: 0) }
-        return URLRewriting.settingQueryItems(items, in: cmpURL)
+        guard mode == .settings else { return URLRewriting.settingQueryItems(items, in: cmpURL) }
+        let opener = settingsOpener
+        return URLRewriting.settingQueryItems(items + opener.queryItems, in: opener.url ?? cmpURL)
     }
+
+    /// ``privacySettings`` or the dialect's default.
+    var settingsOpener: PrivacySettingsOpener { privacySettings ?? .default(for: dialect) }
 }

@@ -67,6 +67,7 @@ public final class ConsentBridge {
     private var pageGPP: (string: String, sections: [Int]?)?
     private var lastPayload: ConsentPayload?
     private var announcedReady = false
+    private var openedSettings = false
     private var userChose = false
     private let hadValidConsent: Bool
     private var trackingPending = false
@@ -90,15 +91,22 @@ public final class ConsentBridge {
         self.trackingAuthorizer = trackingAuthorizer
         decoder = CMPMessageDecoder(limits: configuration.limits)
         detection = DialectDetection(configured: configuration.dialect)
-        hadValidConsent = Self.needsConsentUI(store: store, expiry: configuration.expiry, now: scheduler.now()) == nil
+        hadValidConsent = Self.needsConsentUI(
+            store: store, expiry: configuration.expiry, now: scheduler.now(), migration: configuration.migration) == nil
     }
 
     /// Why consent has to be asked for at `now`, or `nil` when stored consent is still good. Creates no web view:
     /// call it at every launch to decide whether to show the CMP.
+    ///
+    /// When nothing is stored yet it first adopts a previous CMP SDK's consent (``ConsentStore/migrateIfNeeded(_:now:)``,
+    /// once per store; `migration: .disabled` turns that off). With a record stored that costs nothing extra.
     public nonisolated static func needsConsentUI(
-        store: ConsentStore, expiry: ConsentExpiryPolicy = ConsentExpiryPolicy(), now: Date = Date()
+        store: ConsentStore, expiry: ConsentExpiryPolicy = ConsentExpiryPolicy(), now: Date = Date(),
+        migration: ConsentMigration = .default
     ) -> ConsentRenewalReason? {
-        expiry.renewalReason(for: store.record(includingNonTCFData: false), now: now)
+        var record = store.record(includingNonTCFData: false)
+        if record == nil { record = store.migrateIfNeeded(migration, now: now) }
+        return expiry.renewalReason(for: record, now: now)
     }
 
     /// A new stream of this bridge's events from now on. It finishes when the bridge is invalidated.
@@ -255,10 +263,18 @@ public final class ConsentBridge {
         timeout?.cancel()
         timeout = nil
         if injectRecord { webView?.evaluateJavaScript(CMPScripts.cookieData(record: store.record())) }
+        openSettingsIfNeeded()
         if let dialect, !announcedReady {
             announcedReady = true
             report(.uiReady(dialect))
         }
+    }
+
+    /// In settings mode, makes the configured call that opens the CMP's preferences, once per run.
+    private func openSettingsIfNeeded() {
+        guard !openedSettings, let script = settingsScript else { return }
+        openedSettings = true
+        webView?.evaluateJavaScript(script)
     }
 
     // MARK: Events from the web view

@@ -24,6 +24,7 @@ enum ScriptResource: String, CaseIterable, Sendable {
     case tcfForwarder = "tcf-forwarder"
     case consentSharing = "consent-sharing"
     case consentSeeding = "consent-seeding"
+    case openSettings = "open-settings"
 
     /// The file name in the resource bundle.
     var fileName: String { rawValue + ".js" }

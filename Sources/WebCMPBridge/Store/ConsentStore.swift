@@ -51,7 +51,13 @@ public struct ConsentStore: Sendable {
     ///
     /// Fails without touching storage when a key is foreign, a value has the wrong type or content, the record cannot
     /// be encoded, or everything together exceeds ``maximumTotalSize``.
+    /// After a successful write, ``changes()`` streams and ``didChangeNotification`` observers are told.
     public func apply(_ keys: IABKeySet, record: ConsentRecord?) throws(ConsentStoreError) {
+        try applyLocked(keys, record: record)
+        ConsentStore.didChange(ConsentChange(record: record))
+    }
+
+    private func applyLocked(_ keys: IABKeySet, record: ConsentRecord?) throws(ConsentStoreError) {
         ConsentStore.lock.lock()
         defer { ConsentStore.lock.unlock() }
         var set: [String: KeyValueStorage.Value] = [:]
@@ -140,6 +146,7 @@ public struct ConsentStore: Sendable {
         ConsentStore.locked {
             _ = try? storage.write([:], storedIABKeys().map(\.rawValue) + ConsentStore.ownKeys)
         }
+        ConsentStore.didChange(ConsentChange(record: nil))
     }
 
     /// Serialises writes and multi-key reads of all stores in the process, so that concurrent ``apply(_:record:)``
@@ -147,7 +154,7 @@ public struct ConsentStore: Sendable {
     /// one apply's record with another's non-TCF data. Uncontended, it costs well under a microsecond.
     private static let lock = NSLock()
 
-    private static func locked<T>(_ body: () -> T) -> T {
+    static func locked<T>(_ body: () -> T) -> T {
         lock.lock()
         defer { lock.unlock() }
         return body()

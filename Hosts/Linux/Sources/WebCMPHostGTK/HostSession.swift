@@ -12,6 +12,8 @@ public final class HostSession: ConsentBridgeDelegate {
         public var timeout: TimeInterval = 30
         public var settle: TimeInterval = 1.0
         public var extraOrigins: Set<String> = []
+        /// ``ConsentUIMode/settings`` opens the page for "Privacy settings".
+        public var mode: ConsentUIMode = .consent
 
         public init(url: URL, dialect: CMPDialect?) {
             self.url = url
@@ -37,6 +39,7 @@ public final class HostSession: ConsentBridgeDelegate {
         var configuration = BridgeConfiguration(cmpURL: options.url, dialect: options.dialect)
         configuration.readyTimeout = options.timeout
         configuration.allowedOrigins.formUnion(options.extraOrigins)
+        configuration.mode = options.mode
         bridge = ConsentBridge(configuration: configuration, store: store)
         bridge.delegate = self
     }

@@ -4,10 +4,12 @@ import WebCMPHostGTK
 
 let usage = """
     usage: webcmp-host run URL [--dialect gravito|onesecondbefore|tcf|auto] [--click ID ...] [--state DIR]
-                               [--timeout S] [--allow-origin ORIGIN ...] [--eval EXPRESSION ...] [--json]
-           webcmp-host check URL [--dialect …] [--click ID ...] [--timeout S]
+                               [--timeout S] [--allow-origin ORIGIN ...] [--eval EXPRESSION ...] [--json] [--settings]
+           webcmp-host check URL [--dialect …] [--click ID ...] [--timeout S] [--settings]
            webcmp-host share URL --state DIR [--content-origin ORIGIN ...] [--preset NAME ...]
                                  [--seed cookie|localStorage:NAME:VALUE ...] [--eval EXPRESSION ...] [--settle S] [--json]
+           webcmp-host reset URL --state DIR        (QA reset: consent and the page's website data)
+           webcmp-host reject-all --state DIR       (programmatic reject-all of the stored consent)
            webcmp-host selftest-escaping [--count N]
            webcmp-host bench [URL] [--saves N=200] [--json]
            webcmp-host soak [URL] [--saves N=10000] [--cycles M=200] [--minimal-bodies] [--retain-bridges] [--json]
@@ -17,6 +19,10 @@ let usage = """
            --json prints exactly one JSON object {"events": [...], "keys": {...}}; with --eval, also "eval": the
            values of the given JavaScript expressions in the page at the end of the run.
     check  a conformance report for a hosted CMP page; exit 0 when it conforms, 1 when not, 2 for usage errors.
+           It also reports whether the page reports gdprApplies, whether GPP-only consent was captured and whether
+           "Privacy settings" works (the page reopened in settings mode with the stored consent stays open).
+    --settings  opens the page in settings mode (ConsentUIMode.settings: the stored record is injected and the
+           dialect's PrivacySettingsOpener applies, e.g. layer=settings or __tcfapi('displayConsentUi')).
     share  loads a content page as an app's content web view would, with the stored consent shared into it: the
            configured first-party entries seeded (cookie manager before loading, and a main-frame document-start
            script for the content origins; default origin: the URL's; default preset: euconsent-v2; presets:
@@ -55,6 +61,7 @@ struct Arguments {
     var cycles = 200
     var minimalBodies = false
     var retainBridges = false
+    var settings = false
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -67,6 +74,7 @@ struct Arguments {
         while let argument = rest.popFirst() {
             switch argument {
             case "--json": json = true
+            case "--settings": settings = true
             case "--dialect":
                 let name = try value(argument)
                 if name == "auto" { dialect = nil } else if name == "osb" { dialect = .onesecondbefore } else {
@@ -152,6 +160,7 @@ func runSession(_ arguments: Arguments, url: URL, store: ConsentStore) -> HostSe
     options.clicks = arguments.clicks
     options.timeout = arguments.timeout
     options.extraOrigins = arguments.origins
+    options.mode = arguments.settings ? .settings : .consent
     let view = GTKWebView()
     let session = HostSession(options: options, store: store, view: view)
     session.run()
@@ -216,6 +225,7 @@ func checkCommand(_ arguments: Arguments) -> Int32 {
           var t = setTimeout(function () { r(null); }, 1000); __gpp('ping', function (p) { clearTimeout(t); r(p || null); }); })
         """)
     rows.append(("__gpp answers ping", nil, (gpp ?? .null) == .null ? "absent (optional)" : "present"))
+    rows += lifetimeRows(first)
     first.bridge.invalidate()
     first.view.close()
 
@@ -235,6 +245,7 @@ func checkCommand(_ arguments: Arguments) -> Int32 {
         second.bridge.invalidate()
         second.view.close()
     }
+    if saved != nil { rows.append(settingsRow(arguments, url: url, store: store)) }
     let keys = store.keysJSON().objectValue ?? [:]
     rows.append(("IAB keys written", arguments.clicks.isEmpty ? nil : !keys.isEmpty, "\(keys.count) keys"))
 
@@ -320,6 +331,8 @@ let exitCode: Int32 = MainActor.assumeIsolated {
     case "run": return runCommand(arguments)
     case "check": return checkCommand(arguments)
     case "share": return Share.command(arguments)
+    case "reset": return resetCommand(arguments)
+    case "reject-all": return rejectAllCommand(arguments)
     case "selftest-escaping": return escapingSelfTest(arguments)
     case "bench":
         return Measure.bench(page: arguments.url ?? samplePage(), saves: arguments.saves ?? 200, json: arguments.json)

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Why the app shows the CMP page: to ask for consent, or so the user can change consent already given
+/// ("Privacy settings" in the app's menu). See ``BridgeConfiguration/mode``.
+public enum ConsentUIMode: String, Sendable, Hashable, CaseIterable {
+    /// Ask for consent (first run, renewal). The page shows what it shows by default, usually its first layer.
+    case consent
+    /// Reopen the CMP with the stored consent for changing it (``BridgeConfiguration/privacySettings`` says how).
+    /// The UI stays open until the user acts: a CMP reporting the consent it loaded (`tcloaded`) does not end it.
+    case settings
+}
+
+/// How the bridge opens a CMP's preferences in ``ConsentUIMode/settings`` mode. Every part is optional and they
+/// combine: a different ``url``, extra ``queryItems``, and a JavaScript ``call`` made once the page is ready.
+///
+/// The stored record is always given back to the page as in consent mode (Gravito: the `cookieData` answer to
+/// `CMP-loaded`), so the preferences show the user's current choices.
+public struct PrivacySettingsOpener: Sendable, Hashable {
+    /// A page to load instead of ``BridgeConfiguration/cmpURL`` (the language and additional query items are added
+    /// to it as well); `nil`: the CMP URL.
+    public var url: URL?
+    /// Query items added to the URL in settings mode (replacing items of the same name).
+    public var queryItems: [URLQueryItem]
+    /// A JavaScript function the bridge calls in the page once it is ready; `nil`: none.
+    public var call: PrivacySettingsCall?
+
+    /// Creates an opener.
+    public init(url: URL? = nil, queryItems: [URLQueryItem] = [], call: PrivacySettingsCall? = nil) {
+        self.url = url
+        self.queryItems = queryItems
+        self.call = call
+    }
+
+    /// The query item `layer=settings`, which the SampleHost page (and pages written after it) reads as "open the
+    /// preferences layer". Neither Gravito's nor Onesecondbefore's in-app documentation that we could find names a
+    /// parameter for this, so for those dialects it is a convention of your page: set ``queryItems`` to whatever your
+    /// CMP page reads.
+    public static let layerQueryItem = URLQueryItem(name: "layer", value: "settings")
+
+    /// The default for `dialect`: Gravito, Onesecondbefore and an unknown dialect add ``layerQueryItem``; the generic
+    /// TCF dialect calls ``PrivacySettingsCall/tcfDisplayConsentUI``.
+    public static func `default`(for dialect: CMPDialect?) -> PrivacySettingsOpener {
+        switch dialect {
+        case .tcf?: return PrivacySettingsOpener(call: .tcfDisplayConsentUI)
+        case .gravito?, .onesecondbefore?, nil: return PrivacySettingsOpener(queryItems: [layerQueryItem])
+        }
+    }
+}
+
+/// A JavaScript function call that opens a CMP's preferences, e.g. `Didomi.preferences.show()` or
+/// `__tcfapi('displayConsentUi', 2, callback)`.
+///
+/// The function is named by a path of property names from `window` and called with JSON arguments: the script is
+/// the `open-settings.js` resource called with one JSON argument, so no part of it is ever interpolated into
+/// JavaScript. A function the page does not have is not called (and nothing fails).
+public struct PrivacySettingsCall: Sendable, Hashable {
+    /// The property names from `window` to the function, e.g. `["Didomi", "preferences", "show"]`.
+    public var path: [String]
+    /// The arguments.
+    public var arguments: [JSONValue]
+    /// Whether a no-op callback is passed after ``arguments`` (the `__tcfapi` calling convention).
+    public var appendsCallback: Bool
+
+    /// Creates a call of the function at `path`, a dot-separated path from `window` such as
+    /// `"Didomi.preferences.show"`.
+    public init(_ path: String, arguments: [JSONValue] = [], appendsCallback: Bool = false) {
+        self.path = path.split(separator: ".", omittingEmptySubsequences: true).map(String.init)
+        self.arguments = arguments
+        self.appendsCallback = appendsCallback
+    }
+
+    /// `__tcfapi('displayConsentUi', 2, callback)`: the command TCF v1 defined for showing the CMP UI, which many v2
+    /// CMPs still honour. TCF v2.2's CMP API has no standard command for it; use your CMP's own function (for
+    /// example `PrivacySettingsCall("Didomi.preferences.show")`) when it does not.
+    public static let tcfDisplayConsentUI = PrivacySettingsCall(
+        "__tcfapi", arguments: [.string("displayConsentUi"), .number(2)], appendsCallback: true)
+
+    /// The script that makes the call (`open-settings.js` with this call as its JSON argument).
+    public var script: String {
+        ScriptResource.openSettings.source(config: .object([
+            "path": .array(path.map(JSONValue.string)),
+            "arguments": .array(arguments),
+            "callback": .bool(appendsCallback),
+        ]))
+    }
+}

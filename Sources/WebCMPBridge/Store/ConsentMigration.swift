@@ -1,0 +1,38 @@
+import Foundation
+
+/// Adopting the consent a previous CMP SDK left in `UserDefaults`, so that an app switching to WebCMPBridge does not
+/// ask every user again (``BridgeConfiguration/migration``; run by ``ConsentBridge/needsConsentUI(store:expiry:now:migration:)``
+/// through ``ConsentStore/migrateIfNeeded(_:now:)``).
+///
+/// It runs once per store: when no record is stored and the migration was not checked before. The adopted string is
+/// validated and decoded by the same transaction as a save (``ConsentSource/migrated``; the keys are rewritten); its
+/// date is the TC string's `LastUpdated`, so the expiry policy applies to when the user really chose. A string that
+/// is invalid is not adopted (the user is asked).
+public struct ConsentMigration: Sendable, Hashable {
+    /// Where a previous SDK kept consent.
+    public enum Source: String, Sendable, Hashable, CaseIterable {
+        /// The IAB in-app keys every TCF CMP SDK writes (Sourcepoint, OneTrust, Didomi, Usercentrics …):
+        /// `IABTCF_TCString` (with `IABTCF_AddtlConsent`, `IABTCF_gdprApplies`, `IABGPP_HDR_GppString`,
+        /// `IABUSPrivacy_String` when present).
+        case iabKeys
+        /// Gravito's sample in-app integration: `tcstring`, `nontcfdata` (JSON text) and `acstring` in
+        /// `UserDefaults.standard`.
+        case gravitoSample
+    }
+
+    /// Whether migration runs at all.
+    public var isEnabled: Bool
+    /// The sources tried, in order; the first valid one is adopted.
+    public var sources: [Source]
+
+    /// Creates a migration policy.
+    public init(isEnabled: Bool = true, sources: [Source] = Source.allCases) {
+        self.isEnabled = isEnabled
+        self.sources = sources
+    }
+
+    /// Enabled, every source, IAB keys first.
+    public static let `default` = ConsentMigration()
+    /// Never adopt anything.
+    public static let disabled = ConsentMigration(isEnabled: false)
+}

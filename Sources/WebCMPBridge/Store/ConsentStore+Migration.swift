@@ -1,0 +1,93 @@
+import Foundation
+
+extension ConsentStore {
+    /// The key that says migration was checked in this store (an integer 1). ``clearAll()`` keeps it: a store that
+    /// was cleared (withdrawal, a QA reset) must not adopt a previous SDK's leftovers again.
+    public static let migrationCheckedKey = "WebCMPBridge.migrationChecked.v1"
+
+    /// Gravito's sample integration keys.
+    static let gravitoSampleKeys = (tcString: "tcstring", nonTCFData: "nontcfdata", additionalConsent: "acstring")
+
+    /// Adopts the consent of a previous CMP SDK (``ConsentMigration``) when no record is stored and migration was not
+    /// checked before; returns the adopted record, or `nil` when nothing was adopted.
+    ///
+    /// Cost when there is nothing to do: one key read when a record is stored, two when the check already ran.
+    @discardableResult
+    public func migrateIfNeeded(_ migration: ConsentMigration = .default, now: Date = Date()) -> ConsentRecord? {
+        guard migration.isEnabled else { return nil }
+        let own = storage.load([ConsentStore.recordKey, ConsentStore.migrationCheckedKey])
+        guard own[ConsentStore.recordKey] == nil, own[ConsentStore.migrationCheckedKey] == nil else { return nil }
+        var adopted: ConsentCommit?
+        for source in migration.sources {
+            if let commit = migrationCommit(from: source, now: now) {
+                adopted = commit
+                break
+            }
+        }
+        do {
+            if let adopted { try apply(adopted.keys, record: adopted.record) }
+            try storage.write([ConsentStore.migrationCheckedKey: .int(1)], [])
+        } catch {
+            return nil
+        }
+        return adopted?.record
+    }
+
+    /// The transaction for what `source` left, or `nil` when it left no valid TC string.
+    private func migrationCommit(from source: ConsentMigration.Source, now: Date) -> ConsentCommit? {
+        var strings = ConsentStrings()
+        var gdprApplies: Bool? = true
+        var nonTCFData: JSONValue?
+        switch source {
+        case .iabKeys:
+            let names = [IABKey.tcString, .additionalConsent, .gdprApplies, .gppString, .gppSID, .usPrivacyString]
+                .map(\.rawValue)
+            let values = storage.load(names)
+            func string(_ key: IABKey) -> String? {
+                if case .string(let value)? = values[key.rawValue] { return value }
+                return nil
+            }
+            strings.tcString = string(.tcString)
+            strings.additionalConsent = string(.additionalConsent)
+            strings.gppString = string(.gppString)
+            strings.usPrivacy = string(.usPrivacyString)
+            if let sid = string(.gppSID) {
+                let ids = sid.split(separator: "_").compactMap { Int($0) }
+                strings.gppApplicableSections = ids.isEmpty ? nil : ids
+            }
+            if case .int(let flag)? = values[IABKey.gdprApplies.rawValue] { gdprApplies = flag == 1 }
+        case .gravitoSample:
+            let keys = ConsentStore.gravitoSampleKeys
+            let values = storage.load([keys.tcString, keys.nonTCFData, keys.additionalConsent])
+            if case .string(let value)? = values[keys.tcString] { strings.tcString = value }
+            if case .string(let value)? = values[keys.additionalConsent] { strings.additionalConsent = value }
+            if case .string(let json)? = values[keys.nonTCFData] {
+                nonTCFData = StoredConsentRecord.parseNonTCFData(json)
+            }
+        }
+        guard let tcString = strings.tcString, let decoded = try? TCString(decoding: tcString) else { return nil }
+        if let commit = Self.commit(strings, gdprApplies: gdprApplies, nonTCFData: nonTCFData, now: now) {
+            return Self.dated(commit, decoded)
+        }
+        // A GPP, US Privacy or Additional Consent string the mapping refuses must not cost the user a valid TC string.
+        let tcOnly = ConsentStrings(tcString: tcString)
+        return Self.commit(tcOnly, gdprApplies: gdprApplies, nonTCFData: nonTCFData, now: now)
+            .map { Self.dated($0, decoded) }
+    }
+
+    private static func commit(
+        _ strings: ConsentStrings, gdprApplies: Bool?, nonTCFData: JSONValue?, now: Date
+    ) -> ConsentCommit? {
+        try? ConsentCommit(
+            payload: ConsentPayload(origin: .loaded, strings: strings, nonTCFData: nonTCFData, gdprApplies: gdprApplies),
+            previous: nil, rules: ConsentCommit.Rules(gdprApplies: gdprApplies, source: .migrated), now: now)
+    }
+
+    /// The commit with the date the user chose: the TC string's `LastUpdated` (so expiry counts from then).
+    private static func dated(_ commit: ConsentCommit, _ decoded: TCString) -> ConsentCommit {
+        var commit = commit
+        commit.record.savedAt = decoded.lastUpdated
+        commit.summary.savedAt = decoded.lastUpdated
+        return commit
+    }
+}
