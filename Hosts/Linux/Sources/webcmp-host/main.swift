@@ -4,8 +4,8 @@ import WebCMPHostGTK
 
 let usage = """
     usage: webcmp-host run URL [--dialect gravito|onesecondbefore|tcf|auto] [--click ID ...] [--state DIR]
-                               [--timeout S] [--allow-origin ORIGIN ...] [--eval EXPRESSION ...] [--json]
-           webcmp-host check URL [--dialect …] [--click ID ...] [--timeout S]
+                               [--timeout S] [--settle S] [--allow-origin ORIGIN ...] [--eval EXPRESSION ...] [--json]
+           webcmp-host check URL [--dialect …] [--click ID ...] [--timeout S] [--settle S]
            webcmp-host share URL --state DIR [--json]
            webcmp-host selftest-escaping [--count N]
            webcmp-host bench [URL] [--saves N=200] [--json]
@@ -15,7 +15,12 @@ let usage = """
            element ids in order once the page is ready, and prints the event log and the stored IAB keys.
            --json prints exactly one JSON object {"events": [...], "keys": {...}}; with --eval, also "eval": the
            values of the given JavaScript expressions in the page at the end of the run.
+           The run ends when the CMP UI finishes. Without --click it lasts at most --timeout seconds (default 30;
+           also the ready timeout), so a page that saves late is still stored; after the clicks it also ends once
+           the page has been quiet (no event) for --settle seconds (default 1). Links the page opens away from
+           itself are logged as {"type": "openedExternally", "url": …} instead of opening a browser.
     check  a conformance report for a hosted CMP page; exit 0 when it conforms, 1 when not, 2 for usage errors.
+           Each of its runs ends by the same rule as run's.
     share  loads a content page with the stored consent shared into it (_sp_pass_consent=true, native-backed
            __tcfapi/__gpp) and prints what the page's own __tcfapi('getTCData') returns.
     bench  real-engine save round trip (page save → keys stored → page acknowledged), median and p90, and load →
@@ -37,6 +42,7 @@ struct Arguments {
     var clicks: [String] = []
     var state: URL?
     var timeout: TimeInterval = 30
+    var settle: TimeInterval = HostSession.defaultSettle
     var json = false
     var count = 300
     var origins: Set<String> = []
@@ -72,6 +78,11 @@ struct Arguments {
                     throw UsageError(description: "--timeout takes seconds from 0 to 600")
                 }
                 timeout = seconds
+            case "--settle":
+                guard let seconds = TimeInterval(try value(argument)), seconds >= 0, seconds <= 600 else {
+                    throw UsageError(description: "--settle takes seconds from 0 to 600")
+                }
+                settle = seconds
             case "--saves":
                 guard let number = Int(try value(argument)), number > 0, number <= 1_000_000 else {
                     throw UsageError(description: "--saves takes a number from 1 to 1000000")
@@ -133,6 +144,7 @@ func runSession(_ arguments: Arguments, url: URL, store: ConsentStore) -> HostSe
     var options = HostSession.Options(url: url, dialect: arguments.dialect)
     options.clicks = arguments.clicks
     options.timeout = arguments.timeout
+    options.settle = arguments.settle
     options.extraOrigins = arguments.origins
     let view = GTKWebView()
     let session = HostSession(options: options, store: store, view: view)
