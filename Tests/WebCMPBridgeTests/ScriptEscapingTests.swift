@@ -74,7 +74,7 @@ import Testing
                   const other = String.fromCodePoint(...\(points(other)));
                   const posted = [];
                   const c = fresh(Object.defineProperty({}, name, { value: { postMessage: (m) => posted.push(m.type) } }));
-                  c.__tcfapi = (cmd, v, cb) => cb({ eventStatus: 'tcloaded', tcString: name || 'x' }, true);
+                  c.__tcfapi = (cmd, v, cb) => cb(cmd === 'ping' ? { cmpLoaded: true } : { eventStatus: 'tcloaded', tcString: name || 'x' }, true);
                   vm.runInContext(\(JavaScriptLiteral.string(forwarder)), c);
                   if (!same(posted, ['ready', 'tcf'])) failures.push([\(index), 'forwarder', posted]);
                   const page = fresh({});

@@ -32,8 +32,10 @@ import Testing
           vm.createContext(context);
           return { context, posted, messageListeners, run: (source) => vm.runInContext(source, context) };
         }
-        // A CMP whose __tcfapi fires the given TCData events to every addEventListener call.
-        const fakeTCF = (events) => (command, version, callback) => {
+        // A CMP whose __tcfapi answers ping (loaded when `loaded()` says so) and fires the given TCData events to every
+        // addEventListener call.
+        const fakeTCF = (events, loaded = () => true) => (command, version, callback) => {
+          if (command === 'ping' && version === 2) { callback({ gdprApplies: true, cmpLoaded: loaded() }, true); }
           if (command === 'addEventListener' && version === 2) { events.forEach((event) => callback(event, true)); }
         };
         const codePoints = (s) => Array.from(s).map((c) => c.codePointAt(0));
@@ -72,9 +74,12 @@ import Testing
                     { eventStatus: 'other', tcString: 'CQ3' },
                   ]);
                   p.context.__gpp = (command, callback) => {
+                    if (command === 'ping') { callback({ cmpStatus: 'loaded', signalStatus: 'ready' }, true); return; }
                     callback({ eventName: 'signalStatus', pingData: { signalStatus: 'not ready', gppString: 'DBA' } }, true);
+                    callback({ eventName: 'custom', pingData: { signalStatus: 'ready', gppString: 'DBA' } }, true);
+                    callback({ eventName: 'sectionChange', pingData: 'x' }, true);
                     callback({ eventName: 'signalStatus', pingData: { signalStatus: 'ready', gppString: 'DBABMA~CQ1',
-                      applicableSections: [2, -1, 'x'] } }, true);
+                      cmpDisplayStatus: 'visible', applicableSections: [2, -1, 'x', 1.5] } }, true);
                   };
                   p.run(\(JavaScriptLiteral.string(source)));
                   p.run(\(JavaScriptLiteral.string(source)));
@@ -86,7 +91,7 @@ import Testing
         script += "process.stdout.write(JSON.stringify(results));\n"
         let output = try JSONValue(parsing: try NodeRunner.run(script))
         let expected: JSONValue = .array([
-            .object(["type": .string("ready")]),
+            .object(["type": .string("ready"), "api": .string("tcf")]),
             .object(["type": .string("tcf"), "eventStatus": .string("cmpuishown")]),
             .object([
                 "type": .string("tcf"), "eventStatus": .string("tcloaded"), "tcString": .string("CQ1"),
@@ -96,7 +101,15 @@ import Testing
                 "type": .string("tcf"), "eventStatus": .string("useractioncomplete"), "tcString": .string("CQ2"),
                 "gdprApplies": .null, "addtlConsent": .null, "cmpId": .null, "cmpVersion": .null,
             ]),
-            .object(["type": .string("gpp"), "gppString": .string("DBABMA~CQ1"), "applicableSections": .array([.number(2)])]),
+            .object([
+                "type": .string("gpp"), "eventName": .string("signalStatus"), "signalStatus": .string("not ready"),
+                "cmpDisplayStatus": .null, "gppString": .string("DBA"), "applicableSections": .null,
+            ]),
+            .object([
+                "type": .string("gpp"), "eventName": .string("signalStatus"), "signalStatus": .string("ready"),
+                "cmpDisplayStatus": .string("visible"), "gppString": .string("DBABMA~CQ1"),
+                "applicableSections": .array([.number(2)]),
+            ]),
         ].map { .array([.bool(true), $0]) })
         let results = try #require(output.arrayValue)
         #expect(results.count == Self.forwarderConfigs.count)

@@ -124,6 +124,7 @@ import Testing
             \(CMPScripts.tcfForwarder.source)
             setTimeout(() => {
               window.__tcfapi = (cmd, v, cb) => {
+                if (cmd === 'ping') { cb({ cmpLoaded: true, cmpStatus: 'loaded' }, true); return; }
                 if (cmd !== 'addEventListener') return;
                 cb({ eventStatus: 'cmpuishown' }, true);
                 cb({ eventStatus: 'useractioncomplete', tcString: 'CQabc', gdprApplies: true, cmpId: 7, cmpVersion: 'x', addtlConsent: 5 }, true);
@@ -134,7 +135,7 @@ import Testing
             """
         let output = try JSONValue(parsing: try NodeRunner.run(script))
         #expect(output == .array([
-            .object(["type": .string("ready")]),
+            .object(["type": .string("ready"), "api": .string("tcf")]),
             .object(["type": .string("tcf"), "eventStatus": .string("cmpuishown")]),
             .object([
                 "type": .string("tcf"), "eventStatus": .string("useractioncomplete"), "tcString": .string("CQabc"),

@@ -64,8 +64,10 @@ public final class ConsentBridge {
     private var timeout: ScheduledWork?
     private var pendingFinish: ScheduledWork?
     private var configVersion: String?
-    private var pageGPP: (string: String, sections: [Int]?)?
-    private var lastPayload: ConsentPayload?
+    var pageGPP: (string: String, sections: [Int]?)?
+    var pageUSPrivacy: String?
+    var gppProgress = GPPUIProgress()
+    var lastPayload: ConsentPayload?
     private var announcedReady = false
     private var openedSettings = false
     private var userChose = false
@@ -250,14 +252,14 @@ public final class ConsentBridge {
 
     /// Finishes with ``UIFinishReason/consentSaved`` after ``BridgeConfiguration/finishDelay``: CMPs update their GPP
     /// string just after the TCF event (or the other way round), and what arrives meanwhile is still stored.
-    private func finishAfterSettling() {
+    func finishAfterSettling() {
         pendingFinish?.cancel()
         pendingFinish = scheduler.schedule(configuration.finishDelay) { [weak self] in self?.finish(.consentSaved) }
     }
 
     /// Marks the page ready and reports ``ConsentBridgeEvent/uiReady(_:)`` once, when the dialect is known.
     /// `injectRecord` answers a Gravito ready message with the stored record (every time the page asks).
-    private func becomeReady(injectRecord: Bool = false) {
+    func becomeReady(injectRecord: Bool = false) {
         guard isActive else { return }
         state = .ready
         timeout?.cancel()
@@ -327,15 +329,10 @@ public final class ConsentBridge {
             becomeReady()
         case .configurationLoaded(let version):
             configVersion = version
-        case .gpp(let gppString, let sections):
-            pageGPP = (gppString, sections)
-            // A GPP signal updates the GPP part of the consent saved in this run; on a GPP-only page it is the consent.
-            var payload = lastPayload ?? ConsentPayload(origin: .loaded, strings: ConsentStrings())
-            guard payload.strings.gppString != gppString else { return }
-            payload.origin = .loaded
-            payload.strings.gppString = gppString
-            payload.strings.gppApplicableSections = sections
-            save(payload, dialect: messageDialect)
+        case .gpp(let signal):
+            handleGPP(signal, dialect: messageDialect)
+        case .usPrivacy(let usPrivacy):
+            handleUSPrivacy(usPrivacy, dialect: messageDialect)
         case .save(let payload):
             becomeReady()
             // Dialects without a close message end with the user's choice; a CMP reporting what it already had
@@ -352,11 +349,11 @@ public final class ConsentBridge {
 
     /// Commits and stores `payload`; `false` when it was refused (the error is reported, nothing is written).
     @discardableResult
-    private func save(_ payload: ConsentPayload, dialect messageDialect: CMPDialect) -> Bool {
+    func save(_ payload: ConsentPayload, dialect messageDialect: CMPDialect) -> Bool {
         let commit: ConsentCommit
         do {
             commit = try ConsentCommit(
-                payload: payload, pageGPP: pageGPP, previous: store.record(),
+                payload: payload, pageGPP: pageGPP, pageUSPrivacy: pageUSPrivacy, previous: store.record(),
                 rules: configuration.commitRules(dialect: messageDialect, pageConfigVersion: configVersion),
                 now: scheduler.now())
         } catch {

@@ -7,8 +7,11 @@ import Foundation
 /// It is pure (no storage, no clock, no web view) and it is the only place that holds the consent rules:
 /// - the TC string is decoded **once** here, and a string with `IsServiceSpecific = 0` is refused ("Transparency and
 ///   Consent String" v2.2, "IsServiceSpecific": such a string "is considered invalid" in an app);
-/// - the CMP SDK id/version come from ``CMPIdentity``; the page's `gdprApplies` wins over the configured one;
-/// - the latest GPP signal of the page fills in a payload without a GPP string;
+/// - the CMP SDK id/version come from ``CMPIdentity``; the page's `gdprApplies` wins over the configured one: the
+///   payload's own (TCData `gdprApplies`), else the GPP `applicableSections` when the page reports them (section 2,
+///   `tcfeuv2`, in force means GDPR applies; other sections only mean it does not), else the configured value.
+///   `IABTCF_gdprApplies` is written only beside a TC string (never for GPP-only consent);
+/// - the latest GPP signal and US Privacy string of the page fill in a payload without them;
 /// - re-saving what a CMP merely loaded keeps the date the user gave it;
 /// - a dialect that does not send non-TCF data keeps the previous record's (Gravito always sends its own).
 ///
@@ -60,18 +63,20 @@ package struct ConsentCommit: Sendable {
     /// - Parameters:
     ///   - payload: what the page sent, validated by the message decoder.
     ///   - pageGPP: the latest GPP signal of this page, used when the payload has no GPP string.
+    ///   - pageUSPrivacy: the page's latest US Privacy string (`__uspapi`), used when the payload has none.
     ///   - previous: the stored record.
     ///   - rules: the app's facts and policies.
     ///   - now: the time of the commit.
     init(
-        payload: ConsentPayload, pageGPP: (string: String, sections: [Int]?)? = nil, previous: ConsentRecord?,
-        rules: Rules, now: Date
+        payload: ConsentPayload, pageGPP: (string: String, sections: [Int]?)? = nil, pageUSPrivacy: String? = nil,
+        previous: ConsentRecord?, rules: Rules, now: Date
     ) throws(ConsentCommitError) {
         var strings = payload.strings
         if strings.gppString == nil, let pageGPP {
             strings.gppString = pageGPP.string
             strings.gppApplicableSections = pageGPP.sections
         }
+        if strings.usPrivacy == nil { strings.usPrivacy = pageUSPrivacy }
         guard !strings.isEmpty, !Self.isBareGPPHeader(strings) else { throw .noConsent }
         var decoded: TCString?
         if let raw = strings.tcString {
@@ -82,7 +87,8 @@ package struct ConsentCommit: Sendable {
             }
         }
         if let decoded, !decoded.isServiceSpecific { throw .notServiceSpecific }
-        let gdprApplies = payload.gdprApplies ?? rules.gdprApplies
+        let gdprApplies = payload.gdprApplies ?? Self.gdprApplies(gppApplicableSections: strings.gppApplicableSections)
+            ?? rules.gdprApplies
         let identity = CMPIdentity.resolve(
             configuredID: rules.cmpSDKID, configuredVersion: rules.cmpSDKVersion, reportedID: payload.cmpID,
             reportedVersion: payload.cmpVersion, tcString: decoded)
@@ -119,6 +125,13 @@ package struct ConsentCommit: Sendable {
         if let decoded, let minimum = rules.minimumPolicyVersion, decoded.policyVersion < minimum {
             diagnostics.append("the TC string has policy version \(decoded.policyVersion), below \(minimum)")
         }
+    }
+
+    /// What the page's GPP `applicableSections` say about GDPR: `true` when section 2 (`tcfeuv2`) is in force,
+    /// `false` when only other sections are, `nil` when the page reports none (GPP CMP API v1.1, `PingReturn`).
+    static func gdprApplies(gppApplicableSections sections: [Int]?) -> Bool? {
+        guard let sections = sections?.filter({ $0 > 0 }), !sections.isEmpty else { return nil }
+        return sections.contains(2)
     }
 
     /// Whether the only consent string is a GPP string without any section: a GPP CMP's signal before the user chose

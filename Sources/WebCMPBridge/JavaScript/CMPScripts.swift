@@ -17,26 +17,36 @@ package enum CMPScripts {
     /// How long the TCF forwarder waits for `__tcfapi` / `__gpp` to appear, in milliseconds.
     package static let apiWaitMilliseconds = 30_000
 
-    /// The user script of the generic TCF dialect. It waits for the page's `__tcfapi` (CMPs often load late), posts
-    /// `{type: "ready"}` once it exists, and forwards `cmpuishown`, `tcloaded` and `useractioncomplete` events
-    /// (`tcString`, `gdprApplies`, `addtlConsent`, `cmpId`, `cmpVersion`, `eventStatus`) to the handler `webcmpTCF`.
-    /// Likewise it forwards the GPP string from `__gpp('addEventListener', …)` when the page has a GPP CMP.
+    /// How often the TCF forwarder pings a CMP that is not loaded yet, in milliseconds.
+    public static let pingMilliseconds = 100
+
+    /// The user script of the generic TCF dialect. It waits for the page's `__tcfapi` and `__gpp` (CMPs often load
+    /// late) and posts `{type: "ready", api}` once one of their CMPs answers `ping` as loaded (`cmpLoaded: true` or
+    /// `cmpStatus: "loaded"`; an IAB stub without its CMP never does), so a page whose CMP never starts times out.
+    /// It forwards `cmpuishown`, `tcloaded` and `useractioncomplete` events (`tcString`, `gdprApplies`,
+    /// `addtlConsent`, `cmpId`, `cmpVersion`, `eventStatus`) and the GPP CMP's events (`eventName`, with the event's
+    /// `signalStatus`, `cmpDisplayStatus`, `gppString`, `applicableSections`) to the handler `webcmpTCF`, and the
+    /// page's US Privacy string (`__uspapi('getUSPData', 1, …)`: `{type: "usp", uspString}`) when the page has one.
     ///
-    /// Spec: TCF "Consent Management Platform API" v2.2, "addEventListener" and "TCData";
-    /// GPP "CMP API Specification" v1.1, "addEventListener".
+    /// Spec: TCF "Consent Management Platform API" v2.2, "ping", "addEventListener" and "TCData";
+    /// GPP "CMP API Specification" v1.1, "ping" (`PingReturn`) and "addEventListener" (`EventListener`);
+    /// IAB "USP API" v1.0, "getUSPData".
     package static var tcfForwarder: UserScript {
         UserScript(source: tcfForwarderSource, injectionTime: .documentStart, forMainFrameOnly: true)
     }
 
-    /// The forwarder's source: `tcf-forwarder.js` called with `{handlerName, apiWaitMilliseconds}`. Built once.
+    /// The forwarder's source: `tcf-forwarder.js` called with `{handlerName, apiWaitMilliseconds, pingMilliseconds}`. Built once.
     static let tcfForwarderSource = tcfForwarderSource(
         handlerName: CMPDialect.tcf.handlerName, apiWaitMilliseconds: apiWaitMilliseconds)
 
     /// `tcf-forwarder.js` called with the given configuration (``ScriptResource/inertSource`` if the file is missing).
-    static func tcfForwarderSource(handlerName: String, apiWaitMilliseconds: Int) -> String {
+    static func tcfForwarderSource(
+        handlerName: String, apiWaitMilliseconds: Int, pingMilliseconds: Int = pingMilliseconds
+    ) -> String {
         ScriptResource.tcfForwarder.source(config: .object([
             "handlerName": .string(handlerName),
             "apiWaitMilliseconds": .number(Double(apiWaitMilliseconds)),
+            "pingMilliseconds": .number(Double(pingMilliseconds)),
         ]))
     }
 }

@@ -11,18 +11,21 @@ enum CMPMessage: Sendable, Hashable {
     case configurationLoaded(configVersion: String?)
     /// The user made a choice, or the CMP loaded stored consent (generic TCF `tcloaded`).
     case save(ConsentPayload)
-    /// A GPP string became available (generic dialect, from `__gpp`).
-    case gpp(gppString: String, applicableSections: [Int]?)
+    /// An event of the page's GPP CMP (generic dialect, from `__gpp`): its state and, when there is one, its string.
+    case gpp(GPPSignal)
+    /// The page's US Privacy string (generic dialect, from `__uspapi('getUSPData')`).
+    case usPrivacy(String)
     /// The page asks to be dismissed.
     case close
 }
 
 extension CMPMessage {
-    /// Whether this message carries consent (a save or a GPP signal).
+    /// Whether this message carries consent (a save, or a GPP signal with a string that is not being updated).
     var carriesConsent: Bool {
         switch self {
-        case .save, .gpp: return true
-        case .ready, .uiShown, .configurationLoaded, .close: return false
+        case .save: return true
+        case .gpp(let signal): return signal.mayCarryConsent
+        case .ready, .uiShown, .configurationLoaded, .close, .usPrivacy: return false
         }
     }
 }

@@ -126,9 +126,13 @@ struct CMPMessageDecoder: Sendable {
         guard let type = try fields.string("type") else { throw .missingField("type") }
         switch type {
         case "ready": return .ready
-        case "gpp":
-            guard let gpp = try fields.nonEmptyString("gppString") else { throw .missingField("gppString") }
-            return .gpp(gppString: gpp, applicableSections: try fields.ids("applicableSections")?.sorted)
+        case "gpp": return .gpp(try gppSignal(fields))
+        case "usp":
+            guard let usp = try fields.nonEmptyString("uspString") else { throw .missingField("uspString") }
+            guard IABKeySet.isValidUSPrivacy(usp) else {
+                throw .invalidField("uspString", expected: "a US Privacy string (version 1 and three of Y, N, -)")
+            }
+            return .usPrivacy(usp)
         case "tcf":
             guard let status = try fields.string("eventStatus") else { throw .missingField("eventStatus") }
             switch status {
@@ -148,6 +152,21 @@ struct CMPMessageDecoder: Sendable {
             }
         default: throw .unknownMessageType(type)
         }
+    }
+
+    /// A GPP event: every state field is optional but, when present, one of the values GPP CMP API v1.1 defines; a
+    /// message with none of them must carry a GPP string.
+    private func gppSignal(_ fields: Fields) throws(InboundMessageError) -> GPPSignal {
+        let signal = GPPSignal(
+            eventName: try fields.oneOf("eventName", GPPSignal.EventName.self),
+            signalStatus: try fields.oneOf("signalStatus", GPPSignal.SignalStatus.self),
+            displayStatus: try fields.oneOf("cmpDisplayStatus", GPPSignal.DisplayStatus.self),
+            gppString: try fields.nonEmptyString("gppString"),
+            applicableSections: try fields.ids("applicableSections")?.sorted)
+        if signal.gppString == nil, signal.signalStatus == nil, signal.displayStatus == nil {
+            throw .missingField("gppString")
+        }
+        return signal
     }
 }
 
@@ -224,6 +243,18 @@ private struct Fields {
             throw .invalidField(prefix + name, expected: "an integer from \(range.lowerBound) to \(range.upperBound)")
         }
         return Int(number)
+    }
+
+    /// A string member that must be one of `Value`'s raw values; absent or `null` is `nil`.
+    func oneOf<Value: RawRepresentable & CaseIterable>(
+        _ name: String, _ type: Value.Type
+    ) throws(InboundMessageError) -> Value? where Value.RawValue == String {
+        guard let raw = try string(name) else { return nil }
+        guard let value = Value(rawValue: raw) else {
+            let names = Value.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            throw .invalidField(prefix + name, expected: "one of \(names)")
+        }
+        return value
     }
 
     /// A Boolean member (also `0`/`1`, as some CMPs send).

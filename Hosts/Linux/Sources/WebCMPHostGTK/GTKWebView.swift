@@ -21,8 +21,11 @@ import WebCMPBridge
 @MainActor
 public final class GTKWebView: CMPWebView {
     public var eventHandler: (@MainActor (WebViewEvent) -> Void)?
-    /// Asked before navigations (see `CMPWebView.navigationPolicy`).
+    /// Asked before navigations (see `CMPWebView.navigationPolicy` and ``decidePolicy(_:type:)``).
     public var navigationPolicy: (@MainActor (NavigationRequest) -> NavigationDecision)?
+    /// Receives the URLs the policy sends out of the consent UI (``NavigationDecision/openExternally(_:)``); the
+    /// navigation itself is stopped. The host records them instead of opening a browser.
+    public var openExternally: (@MainActor (URL) -> Void)?
 
     /// The isolated script world of the relay and the native handlers.
     public static let worldName = "webcmp"
@@ -54,6 +57,8 @@ public final class GTKWebView: CMPWebView {
         connect("load-changed", loadChanged, box)
         connect("load-failed", loadFailed, box)
         connect("web-process-terminated", processTerminated, box)
+        connect("decide-policy", decidePolicyCallback, box)
+        connect("create", createCallback, box)
     }
 
     /// Destroys the GTK objects. The web view cannot be used afterwards; calling `close()` again does nothing.
@@ -303,6 +308,7 @@ private let loadChanged = unsafeBitCast(loadChangedFunction, to: GCallback.self)
 private let loadFailedFunction: @convention(c) (OpaquePointer?, UInt32, UnsafePointer<CChar>?, UnsafeMutablePointer<GError>?, UnsafeMutableRawPointer?) -> Int32 = {
     _, _, uri, error, userData in
     guard let userData else { return 0 }
+    if let error, GTKWebView.isInterruptedByPolicy(error) { return 0 }
     let box = Unmanaged<CallbackBox>.fromOpaque(userData).takeUnretainedValue()
     let message = error.map { String(cString: $0.pointee.message) } ?? "load failed"
     let failing = uri.map { String(cString: $0) }

@@ -9,8 +9,10 @@ public final class HostSession: ConsentBridgeDelegate {
         public var url: URL
         public var dialect: CMPDialect?
         public var clicks: [String] = []
+        /// The ready timeout, and how long a run without clicks lasts at most.
         public var timeout: TimeInterval = 30
-        public var settle: TimeInterval = 1.0
+        /// After the clicks: how long the page must stay quiet (no event) before the run ends without the UI finishing.
+        public var settle: TimeInterval = HostSession.defaultSettle
         public var extraOrigins: Set<String> = []
         /// ``ConsentUIMode/settings`` opens the page for "Privacy settings".
         public var mode: ConsentUIMode = .consent
@@ -44,15 +46,29 @@ public final class HostSession: ConsentBridgeDelegate {
         bridge.delegate = self
     }
 
-    /// Runs until the CMP UI finishes, or the clicks are done and events have settled, or the timeout passes.
+    /// The default of ``Options/settle``, in seconds.
+    public nonisolated static let defaultSettle: TimeInterval = 1
+
+    /// Runs until the CMP UI finishes. Without clicks, at most until the timeout (a page may save late: a slow vendor
+    /// list, a redirect, an animation); with clicks, once they are done, until the page has been quiet for
+    /// ``Options/settle`` seconds. A page that never becomes ready ends with the bridge's timeout.
     public func run() {
         bridge.attach(to: view)
+        view.allowsScriptsToOpenWindows = true  // scripted clicks are no user gestures; the policy decides windows
+        view.openExternally = { [weak self] url in
+            self?.record(["type": .string("openedExternally"), "url": .string(url.absoluteString)])
+        }
         bridge.start()
-        let deadline = Date().addingTimeInterval(options.timeout + 5)
+        let started = Date()
+        let deadline = started.addingTimeInterval(options.timeout + 5)
         GTKRuntime.run(until: deadline) {
             if finished { return false }
             if !clicking, !clicksDone, bridge.state == .ready || pageLoaded { startClicks() }
-            if clicksDone, Date().timeIntervalSince(lastEventAt) > options.settle { return false }
+            if options.clicks.isEmpty {
+                if bridge.state != .loading, Date().timeIntervalSince(started) >= options.timeout { return false }
+            } else if clicksDone, Date().timeIntervalSince(lastEventAt) > options.settle {
+                return false
+            }
             return bridge.state != .invalidated
         }
         if !finished, bridge.state == .loading {

@@ -4,8 +4,9 @@ import WebCMPHostGTK
 
 let usage = """
     usage: webcmp-host run URL [--dialect gravito|onesecondbefore|tcf|auto] [--click ID ...] [--state DIR]
-                               [--timeout S] [--allow-origin ORIGIN ...] [--eval EXPRESSION ...] [--json] [--settings]
-           webcmp-host check URL [--dialect …] [--click ID ...] [--timeout S] [--settings]
+                               [--timeout S] [--settle S] [--allow-origin ORIGIN ...] [--eval EXPRESSION ...] [--json]
+                               [--settings]
+           webcmp-host check URL [--dialect …] [--click ID ...] [--timeout S] [--settle S] [--settings]
            webcmp-host share URL --state DIR [--content-origin ORIGIN ...] [--preset NAME ...]
                                  [--seed cookie|localStorage:NAME:VALUE ...] [--eval EXPRESSION ...] [--settle S] [--json]
            webcmp-host reset URL --state DIR        (QA reset: consent and the page's website data)
@@ -18,7 +19,12 @@ let usage = """
            element ids in order once the page is ready, and prints the event log and the stored IAB keys.
            --json prints exactly one JSON object {"events": [...], "keys": {...}}; with --eval, also "eval": the
            values of the given JavaScript expressions in the page at the end of the run.
+           The run ends when the CMP UI finishes. Without --click it lasts at most --timeout seconds (default 30;
+           also the ready timeout), so a page that saves late is still stored; after the clicks it also ends once
+           the page has been quiet (no event) for --settle seconds (default 1). Links the page opens away from
+           itself are logged as {"type": "openedExternally", "url": …} instead of opening a browser.
     check  a conformance report for a hosted CMP page; exit 0 when it conforms, 1 when not, 2 for usage errors.
+           Each of its runs ends by the same rule as run's.
            It also reports whether the page reports gdprApplies, whether GPP-only consent was captured and whether
            "Privacy settings" works (the page reopened in settings mode with the stored consent stays open).
     --settings  opens the page in settings mode (ConsentUIMode.settings: the stored record is injected and the
@@ -49,6 +55,7 @@ struct Arguments {
     var clicks: [String] = []
     var state: URL?
     var timeout: TimeInterval = 30
+    var settle: TimeInterval = HostSession.defaultSettle
     var json = false
     var count = 300
     var origins: Set<String> = []
@@ -56,7 +63,6 @@ struct Arguments {
     var contentOrigins: [String] = []
     var presets: [String] = []
     var seeds: [String] = []
-    var settle: TimeInterval = 1
     var saves: Int?
     var cycles = 200
     var minimalBodies = false
@@ -88,16 +94,16 @@ struct Arguments {
             case "--content-origin": contentOrigins.append(try value(argument))
             case "--preset": presets.append(try value(argument))
             case "--seed": seeds.append(try value(argument))
-            case "--settle":
-                guard let seconds = TimeInterval(try value(argument)), seconds >= 0, seconds <= 60 else {
-                    throw UsageError(description: "--settle takes seconds from 0 to 60")
-                }
-                settle = seconds
             case "--timeout":
                 guard let seconds = TimeInterval(try value(argument)), seconds > 0, seconds <= 600 else {
                     throw UsageError(description: "--timeout takes seconds from 0 to 600")
                 }
                 timeout = seconds
+            case "--settle":
+                guard let seconds = TimeInterval(try value(argument)), seconds >= 0, seconds <= 600 else {
+                    throw UsageError(description: "--settle takes seconds from 0 to 600")
+                }
+                settle = seconds
             case "--saves":
                 guard let number = Int(try value(argument)), number > 0, number <= 1_000_000 else {
                     throw UsageError(description: "--saves takes a number from 1 to 1000000")
@@ -159,6 +165,7 @@ func runSession(_ arguments: Arguments, url: URL, store: ConsentStore) -> HostSe
     var options = HostSession.Options(url: url, dialect: arguments.dialect)
     options.clicks = arguments.clicks
     options.timeout = arguments.timeout
+    options.settle = arguments.settle
     options.extraOrigins = arguments.origins
     options.mode = arguments.settings ? .settings : .consent
     let view = GTKWebView()

@@ -75,7 +75,7 @@ import WebCMPBridge
         #expect(first.keys["IABTCF_CmpSdkID"] == .number(300))
         let stored = try #require(first.keys["IABTCF_TCString"]?.stringValue)
 
-        let second = try Self.run([Self.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
+        let second = try Self.run([Self.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state, "--timeout", "4",
                                    "--eval", "Array.from(document.querySelectorAll('input:checked')).map(e => e.id).filter(id => !id.includes('-li-'))",
                                    "--eval", "document.getElementById('log').textContent"])
         #expect(second.errorCodes == [])
@@ -181,7 +181,8 @@ import WebCMPBridge
     }
 
     @Test func conformanceCheck() throws {
-        let (good, report) = try Self.host(["check", Self.sample + "?dialect=gravito", "--dialect", "gravito", "--click", "accept-all"])
+        let (good, report) = try Self.host(["check", Self.sample + "?dialect=gravito", "--dialect", "gravito", "--click", "accept-all",
+                                            "--timeout", "5"])
         #expect(good == 0, "\(report)")
         #expect(report.contains("Result: conforms"))
         #expect(report.contains("PASS  accepts the injected record"))

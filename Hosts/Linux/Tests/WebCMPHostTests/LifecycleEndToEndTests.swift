@@ -2,100 +2,112 @@ import Foundation
 import Testing
 import WebCMPBridge
 
-/// Consent over a user's lifetime in real WebKit: "Privacy settings" (Gravito SampleHost, a TCF CMP opened with
-/// `displayConsentUi`), the QA reset (consent and the page's own website data), reject-all then reopen.
+/// Consent over a user's lifetime against pages that behave like the CMPs publishers run (Pages/tcf-cmp.html: the IAB
+/// reference CMP API behaviour; Pages/gpp-us-cmp.html: a GPP-only US CMP; Pages/cmp-never-starts.html: a stub whose
+/// CMP never loads), in real WebKit through `webcmp-host run --json`.
 @Suite(.serialized) struct LifecycleEndToEndTests {
     typealias E2E = EndToEndTests
+    static var tcfPage: String { E2E.servers.0 + "/\(E2E.pages)/tcf-cmp.html" }
+    static var gppPage: String { E2E.servers.0 + "/\(E2E.pages)/gpp-us-cmp.html" }
+    static let accept = "COwAdDhOwAdDhN4ABAENAPCgAAQAAv___wAAAFP_AAp_4AI6ACACAA"
+    static let reject = "CQSbk4AQSbk4ANwAAAENAwCgAAAAAAAAAAYgACPAAAAA.IDKQA4AAgAKAGQAygAAA.YAAAAAAAAAAA"
+    static let stored = "CLcVDxRMWfGmWAVAHCENAXCkAKDAADnAABRgA5mdfCKZuYJez-NQm0TBMYA4oCAAGQYIAAAAAAEAIAEgAA.YAAAAAAAAXA"
 
-    static let checked = "Array.from(document.querySelectorAll('input:checked')).map(e => e.id).filter(id => !id.includes('-li-'))"
-    static let secondLayerShown = "!document.getElementById('layer2').hidden"
+    static func index(_ run: E2E.Run, _ type: String) -> Int? { run.events.firstIndex { $0["type"] == .string(type) } }
 
-    static func acceptAll(state: String) throws -> String {
-        let first = try E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
-                                 "--click", "accept-all"])
+    /// A page that loads (HTTP 200) but whose CMP script never starts: automatic mode times out; stored consent stays.
+    @Test func cmpThatNeverStartsTimesOutAndKeepsConsent() throws {
+        let state = E2E.newState()
+        let first = try E2E.run([Self.tcfPage, "--state", state, "--click", "accept-all"])
         #expect(first.errorCodes == [])
-        return try #require(first.keys["IABTCF_TCString"]?.stringValue)
+        #expect(first.keys["IABTCF_TCString"] == .string(Self.accept))
+        let stuck = try E2E.run([E2E.servers.0 + "/\(E2E.pages)/cmp-never-starts.html", "--state", state, "--timeout", "3"])
+        #expect(stuck.errorCodes == ["timeout"])
+        #expect(stuck.events("uiReady").isEmpty)
+        #expect(stuck.events("uiFinished").first?["reason"] == .string("timedOut"))
+        #expect(stuck.keys == first.keys)
     }
 
-    @Test func gravitoPrivacySettingsOpensTheSecondLayerWithTheStoredConsent() throws {
-        let state = E2E.newState()
-        _ = try Self.acceptAll(state: state)
-        let settings = try E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
-                                    "--settings", "--timeout", "8",
-                                    "--eval", Self.secondLayerShown, "--eval", Self.checked])
-        #expect(settings.errorCodes == [])
-        #expect(settings.events("uiFinished").isEmpty)   // open until the user acts
-        let evaluated = settings.output["eval"]?.arrayValue ?? []
-        #expect(evaluated.first == .bool(true))
-        #expect(evaluated.last?.arrayValue?.contains(.string("purpose-consent-1")) == true)
+    /// A CMP URL answering HTTP 500 is a load failure carrying the status, not a page that loaded.
+    @Test func httpErrorCMPURLIsALoadFailure() throws {
+        let run = try E2E.run([E2E.servers.0 + "/status/500", "--dialect", "tcf", "--timeout", "10"])
+        #expect(run.errorCodes == ["loadFailed"])
+        #expect(run.events("error").first?["message"]?.stringValue?.contains("500") == true)
+        #expect(run.events("uiFinished").first?["reason"] == .string("failed"))
+        #expect(run.keys.isEmpty)
+    }
 
-        let changed = try E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
-                                   // back/manage first: the page restores the injected consent asynchronously
-                                   // (a posted message), a toggle clicked before that would be overwritten.
-                                   "--settings", "--click", "back", "--click", "manage",
-                                   "--click", "purpose-consent-1", "--click", "save", "--click", "close"])
+    /// A link to another origin, a `target=_blank` link and `window.open`: each is handed out (logged), the CMP page
+    /// stays, and it still saves.
+    @Test func linksAwayLeaveTheCMPPageInPlaceAndItStillSaves() throws {
+        let other = E2E.servers.1
+        let run = try E2E.run([Self.tcfPage + "?other=" + other, "--click", "privacy-link", "--click", "vendor-blank",
+                               "--click", "open-window", "--click", "accept-all", "--eval", "location.pathname"])
+        #expect(run.errorCodes == [])
+        let opened = run.events("openedExternally").compactMap { $0["url"]?.stringValue }
+        // The new windows are decided at once, the main-frame link when its response arrives: compare as a set.
+        #expect(opened.sorted() == [other + "/partner.html", other + "/privacy.html", other + "/vendors.html"])
+        #expect(run.keys["IABTCF_TCString"] == .string(Self.accept))
+        #expect(run.events("uiFinished").first?["reason"] == .string("consentSaved"))
+        #expect(run.output["eval"]?.arrayValue?.first == .string("/\(E2E.pages)/tcf-cmp.html"))
+    }
+
+    /// A CMP that saves 3 s after it became ready: a run without clicks keeps going and stores it.
+    @Test func lateSaveWithoutClicksIsStored() throws {
+        let run = try E2E.run([Self.tcfPage + "?autosave=3000", "--timeout", "15"])
+        #expect(run.errorCodes == [])
+        #expect(run.events("uiReady").first?["dialect"] == .string("tcf"))
+        #expect(run.keys["IABTCF_TCString"] == .string(Self.accept))
+        #expect(run.events("uiFinished").first?["reason"] == .string("consentSaved"))
+    }
+
+    /// A reopened TCF CMP ("Privacy settings"): `tcloaded` first is stored but the UI stays until the user acts.
+    @Test func reopenedTCFCMPStaysOpenUntilTheUserActs() throws {
+        let waiting = try E2E.run([Self.tcfPage + "?stored=1", "--dialect", "tcf", "--timeout", "3"])
+        #expect(waiting.errorCodes == [])
+        #expect(waiting.keys["IABTCF_TCString"] == .string(Self.stored))
+        #expect(waiting.events("uiFinished").isEmpty)
+
+        let changed = try E2E.run([Self.tcfPage + "?stored=1", "--dialect", "tcf", "--click", "reject-all"])
         #expect(changed.errorCodes == [])
-        #expect(changed.events("uiFinished").first?["reason"] == .string("closed"))
-        #expect(!E2E.ids(changed.keys["IABTCF_PurposeConsents"]).contains(1))
-        #expect(E2E.ids(changed.keys["IABTCF_PurposeConsents"]).contains(2))
+        let tcStrings = changed.events("consentReady").compactMap { $0["tcString"]?.stringValue }
+        #expect(tcStrings == [Self.stored, Self.reject])
+        let click = try #require(Self.index(changed, "click"))
+        let finished = try #require(Self.index(changed, "uiFinished"))
+        #expect(click < finished)
+        #expect(changed.events("uiFinished").first?["reason"] == .string("consentSaved"))
+        #expect(changed.keys["IABTCF_TCString"] == .string(Self.reject))
+        #expect(changed.keys["IABTCF_PurposeConsents"] == .string(""))
     }
 
-    @Test func tcfPrivacySettingsCallsDisplayConsentUIAndStaysOpenAfterTCLoaded() throws {
-        let stored = try Self.acceptAll(state: E2E.newState())
-        let page = E2E.sample + "?dialect=tcf&tc=" + stored
-        let opened = try E2E.run([page, "--dialect", "tcf", "--settings", "--timeout", "8",
-                                  "--eval", Self.secondLayerShown])
-        #expect(opened.errorCodes == [])
-        #expect(opened.events("consentReady").first?["tcString"] == .string(stored))   // tcloaded was stored …
-        #expect(opened.events("uiFinished").isEmpty)                                  // … and did not end the UI
-        #expect(opened.output["eval"]?.arrayValue?.first == .bool(true))              // displayConsentUi opened layer 2
-
-        let consentMode = try E2E.run([page, "--dialect", "tcf", "--timeout", "8", "--eval", Self.secondLayerShown])
-        #expect(consentMode.output["eval"]?.arrayValue?.first == .bool(false))
-
-        let saved = try E2E.run([page, "--dialect", "tcf", "--settings", "--click", "purpose-consent-1", "--click", "save"])
-        #expect(saved.errorCodes == [])
-        #expect(saved.events("uiFinished").first?["reason"] == .string("consentSaved"))
-        #expect(!E2E.ids(saved.keys["IABTCF_PurposeConsents"]).contains(1))
+    /// Onesecondbefore has no close message: its consent ends the UI.
+    @Test func onesecondbeforeFinishesAfterConsent() throws {
+        let run = try E2E.run([E2E.sample + "?dialect=osb", "--dialect", "onesecondbefore", "--click", "accept-all"])
+        #expect(run.errorCodes == [])
+        #expect(run.events("uiFinished").first?["reason"] == .string("consentSaved"))
+        #expect(E2E.ids(run.keys["IABTCF_PurposeConsents"]) == Array(1...11))
     }
 
-    @Test func resetRemovesConsentAndThePagesWebsiteDataThenSampleHostIsAFirstRun() throws {
-        let state = E2E.newState()
-        _ = try Self.acceptAll(state: state)
-        let (status, stdout) = try E2E.host([
-            "reset", E2E.servers.0 + "/" + E2E.pages + "/site-data.html", "--state", state])
-        #expect(status == 0)
-        let output = try JSONValue(parsing: stdout.trimmingCharacters(in: .whitespacesAndNewlines))
-        #expect(output["websiteDataBefore"]?.arrayValue?.contains(.string("127.0.0.1")) == true)
-        #expect(output["websiteDataAfter"]?.arrayValue?.contains(.string("127.0.0.1")) == false)
-        #expect(output["after"] == .object(["localStorage": .null, "cookie": .bool(false)]))
-        #expect(output["keys"] == .object([:]))
+    /// A GPP-only US CMP (no `__tcfapi`): ready through `__gpp`, the user's opt-out stored as the IABGPP keys (with the
+    /// per-field usnat keys) and US Privacy from `__uspapi`, no `IABTCF_gdprApplies`, and the UI ends when the CMP
+    /// hides it after the choice. Without a click it is ready and stores nothing.
+    @Test func gppOnlyUSCMP() throws {
+        let run = try E2E.run([Self.gppPage, "--click", "opt-out"])
+        #expect(run.errorCodes == [])
+        #expect(run.events("uiReady").first?["dialect"] == .string("tcf"))
+        #expect(run.keys["IABGPP_HDR_GppString"] == .string("DBABLA~CVVVkkkkkpFY.YA"))
+        #expect(run.keys["IABGPP_GppSID"] == .string("7"))
+        #expect(run.keys["IABGPP_7_String"] == .string("CVVVkkkkkpFY.YA"))
+        #expect(run.keys["IABGPP_USNAT_SaleOptOut"] == .number(1))
+        #expect(run.keys["IABGPP_USNAT_Gpc"] == .number(1))
+        #expect(run.keys["IABUSPrivacy_String"] == .string("1YYN"))
+        #expect(run.keys["IABTCF_gdprApplies"] == nil)
+        #expect(run.keys["IABTCF_TCString"] == nil)
+        #expect(run.events("uiFinished").first?["reason"] == .string("consentSaved"))
 
-        let next = try E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
-                                "--timeout", "8", "--eval", "document.getElementById('log').textContent",
-                                "--eval", Self.checked])
-        let evaluated = next.output["eval"]?.arrayValue ?? []
-        #expect(evaluated.first?.stringValue?.contains("cookieData (first run)") == true)
-        #expect(evaluated.last == .array([]))
-    }
-
-    @Test func rejectAllThenReopenGivesThePageTheRejectedString() throws {
-        let state = E2E.newState()
-        let accepted = try Self.acceptAll(state: state)
-        let (status, stdout) = try E2E.host(["reject-all", "--state", state])
-        #expect(status == 0)
-        let keys = try JSONValue(parsing: stdout.trimmingCharacters(in: .whitespacesAndNewlines))["keys"]
-        let rejected = try #require(keys?["IABTCF_TCString"]?.stringValue)
-        #expect(rejected != accepted)
-        #expect(keys?["IABTCF_PurposeConsents"] == .string(""))
-        #expect(keys?["IABTCF_VendorConsents"] == .string(""))
-
-        let reopened = try E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
-                                    "--settings", "--timeout", "8",
-                                    "--eval", "window.__tcfapi && new Promise(r => __tcfapi('getTCData', 2, d => r(d.tcString)))",
-                                    "--eval", Self.checked])
-        let evaluated = reopened.output["eval"]?.arrayValue ?? []
-        #expect(evaluated.first == .string(rejected))
-        #expect(evaluated.last == .array([]))
+        let idle = try E2E.run([Self.gppPage, "--timeout", "3"])
+        #expect(idle.errorCodes == [])
+        #expect(idle.events("consentReady").isEmpty)
+        #expect(idle.keys.isEmpty)
     }
 }

@@ -1,7 +1,8 @@
-// The TCF/GPP forwarder of the generic TCF dialect (see CMPScripts.tcfForwarder). A function expression; Swift calls
-// it with one JSON argument built by JavaScriptLiteral:
+// The TCF/GPP/USP forwarder of the generic TCF dialect (see CMPScripts.tcfForwarder). A function expression; Swift
+// calls it with one JSON argument built by JavaScriptLiteral:
 //   config.handlerName           the WebKit script message handler to post to ("webcmpTCF")
-//   config.apiWaitMilliseconds   how long to wait for __tcfapi / __gpp to appear
+//   config.apiWaitMilliseconds   how long to wait for __tcfapi / __gpp to appear and for their CMP to load
+//   config.pingMilliseconds      how often to ping a CMP that is not loaded yet
 // Nothing else may be appended to or interpolated into this file.
 (function (config) {
   if (window.__webcmpTCFForwarder) { return; }
@@ -14,6 +15,7 @@
   var str = function (v) { return typeof v === 'string' ? v : null; };
   var num = function (v) { return typeof v === 'number' && isFinite(v) ? v : null; };
   var bool = function (v) { return typeof v === 'boolean' ? v : null; };
+  var isObject = function (v) { return !!v && typeof v === 'object'; };
   var waitFor = function (name, hook) {
     var attempt = function () {
       if (typeof window[name] === 'function') { hook(window[name]); return; }
@@ -21,11 +23,43 @@
     };
     attempt();
   };
+  // "ready" means a CMP answers: ping until it reports itself loaded (a stub answers ping too, but not as loaded).
+  var readyPosted = false;
+  var untilLoaded = function (ping, isLoaded, then) {
+    var loaded = false;
+    var attempt = function () {
+      try {
+        ping(function (data) {
+          if (loaded || !isObject(data) || !isLoaded(data)) { return; }
+          loaded = true;
+          then();
+        });
+      } catch (e) {}
+      if (!loaded && Date.now() < deadline) { setTimeout(function () { if (!loaded) { attempt(); } }, config.pingMilliseconds); }
+    };
+    attempt();
+  };
+  var ready = function (api) {
+    if (!readyPosted) { readyPosted = true; post({ type: 'ready', api: api }); }
+    readUSP();
+  };
+  // US Privacy has no events: read it when a CMP became ready and after each consent event.
+  var readUSP = function () {
+    if (typeof window.__uspapi !== 'function') { return; }
+    try {
+      window.__uspapi('getUSPData', 1, function (data, success) {
+        if (success === false || !isObject(data) || !str(data.uspString)) { return; }
+        post({ type: 'usp', uspString: data.uspString });
+      });
+    } catch (e) {}
+  };
   waitFor('__tcfapi', function (tcfapi) {
-    post({ type: 'ready' });
+    untilLoaded(function (callback) { tcfapi('ping', 2, callback); },
+      function (ping) { return ping.cmpLoaded === true || ping.cmpStatus === 'loaded'; },
+      function () { ready('tcf'); });
     try {
       tcfapi('addEventListener', 2, function (tcData, success) {
-        if (!success || !tcData || typeof tcData !== 'object') { return; }
+        if (!success || !isObject(tcData)) { return; }
         var status = str(tcData.eventStatus);
         if (status === 'cmpuishown') { post({ type: 'tcf', eventStatus: status }); return; }
         if (status !== 'tcloaded' && status !== 'useractioncomplete') { return; }
@@ -35,20 +69,29 @@
           gdprApplies: bool(tcData.gdprApplies), addtlConsent: str(tcData.addtlConsent),
           cmpId: num(tcData.cmpId), cmpVersion: num(tcData.cmpVersion)
         });
+        readUSP();
       });
     } catch (e) {}
   });
+  var gppEvents = ['listenerRegistered', 'cmpStatus', 'cmpDisplayStatus', 'signalStatus', 'sectionChange'];
   waitFor('__gpp', function (gpp) {
+    untilLoaded(function (callback) { gpp('ping', callback); },
+      function (ping) { return ping.cmpStatus === 'loaded'; },
+      function () { ready('gpp'); });
     try {
       gpp('addEventListener', function (event, success) {
-        if (!success || !event || typeof event !== 'object') { return; }
+        if (success === false || !isObject(event) || gppEvents.indexOf(event.eventName) < 0) { return; }
         var ping = event.pingData;
-        if (!ping || typeof ping !== 'object' || !str(ping.gppString)) { return; }
-        if (ping.signalStatus && ping.signalStatus !== 'ready') { return; }
+        if (!isObject(ping)) { return; }
         var sections = Array.isArray(ping.applicableSections)
-          ? ping.applicableSections.filter(function (id) { return typeof id === 'number' && id > 0; })
+          ? ping.applicableSections.filter(function (id) { return typeof id === 'number' && id > 0 && id <= 65535 && id % 1 === 0; })
           : null;
-        post({ type: 'gpp', gppString: ping.gppString, applicableSections: sections });
+        post({
+          type: 'gpp', eventName: event.eventName, signalStatus: str(ping.signalStatus),
+          cmpDisplayStatus: str(ping.cmpDisplayStatus), gppString: str(ping.gppString) || null,
+          applicableSections: sections
+        });
+        if (event.eventName === 'signalStatus' || event.eventName === 'sectionChange') { readUSP(); }
       });
     } catch (e) {}
   });

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import WebCMPBridge
+
+/// Consent over a user's lifetime in real WebKit: "Privacy settings" (Gravito SampleHost, a TCF CMP opened with
+/// `displayConsentUi`), the QA reset (consent and the page's own website data), reject-all then reopen.
+@Suite(.serialized) struct PrivacySettingsEndToEndTests {
+    typealias E2E = EndToEndTests
+
+    static let checked = "Array.from(document.querySelectorAll('input:checked')).map(e => e.id).filter(id => !id.includes('-li-'))"
+    static let secondLayerShown = "!document.getElementById('layer2').hidden"
+
+    static func acceptAll(state: String) throws -> String {
+        let first = try E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
+                                 "--click", "accept-all"])
+        #expect(first.errorCodes == [])
+        return try #require(first.keys["IABTCF_TCString"]?.stringValue)
+    }
+
+    @Test func gravitoPrivacySettingsOpensTheSecondLayerWithTheStoredConsent() throws {
+        let state = E2E.newState()
+        _ = try Self.acceptAll(state: state)
+        let settings = try E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
+                                    "--settings", "--timeout", "8",
+                                    "--eval", Self.secondLayerShown, "--eval", Self.checked])
+        #expect(settings.errorCodes == [])
+        #expect(settings.events("uiFinished").isEmpty)   // open until the user acts
+        let evaluated = settings.output["eval"]?.arrayValue ?? []
+        #expect(evaluated.first == .bool(true))
+        #expect(evaluated.last?.arrayValue?.contains(.string("purpose-consent-1")) == true)
+
+        let changed = try E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
+                                   // back/manage first: the page restores the injected consent asynchronously
+                                   // (a posted message), a toggle clicked before that would be overwritten.
+                                   "--settings", "--click", "back", "--click", "manage",
+                                   "--click", "purpose-consent-1", "--click", "save", "--click", "close"])
+        #expect(changed.errorCodes == [])
+        #expect(changed.events("uiFinished").first?["reason"] == .string("closed"))
+        #expect(!E2E.ids(changed.keys["IABTCF_PurposeConsents"]).contains(1))
+        #expect(E2E.ids(changed.keys["IABTCF_PurposeConsents"]).contains(2))
+    }
+
+    @Test func tcfPrivacySettingsCallsDisplayConsentUIAndStaysOpenAfterTCLoaded() throws {
+        let stored = try Self.acceptAll(state: E2E.newState())
+        let page = E2E.sample + "?dialect=tcf&tc=" + stored
+        let opened = try E2E.run([page, "--dialect", "tcf", "--settings", "--timeout", "8",
+                                  "--eval", Self.secondLayerShown])
+        #expect(opened.errorCodes == [])
+        #expect(opened.events("consentReady").first?["tcString"] == .string(stored))   // tcloaded was stored …
+        #expect(opened.events("uiFinished").isEmpty)                                  // … and did not end the UI
+        #expect(opened.output["eval"]?.arrayValue?.first == .bool(true))              // displayConsentUi opened layer 2
+
+        let consentMode = try E2E.run([page, "--dialect", "tcf", "--timeout", "8", "--eval", Self.secondLayerShown])
+        #expect(consentMode.output["eval"]?.arrayValue?.first == .bool(false))
+
+        let saved = try E2E.run([page, "--dialect", "tcf", "--settings", "--click", "purpose-consent-1", "--click", "save"])
+        #expect(saved.errorCodes == [])
+        #expect(saved.events("uiFinished").first?["reason"] == .string("consentSaved"))
+        #expect(!E2E.ids(saved.keys["IABTCF_PurposeConsents"]).contains(1))
+    }
+
+    @Test func resetRemovesConsentAndThePagesWebsiteDataThenSampleHostIsAFirstRun() throws {
+        let state = E2E.newState()
+        _ = try Self.acceptAll(state: state)
+        let (status, stdout) = try E2E.host([
+            "reset", E2E.servers.0 + "/" + E2E.pages + "/site-data.html", "--state", state])
+        #expect(status == 0)
+        let output = try JSONValue(parsing: stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(output["websiteDataBefore"]?.arrayValue?.contains(.string("127.0.0.1")) == true)
+        #expect(output["websiteDataAfter"]?.arrayValue?.contains(.string("127.0.0.1")) == false)
+        #expect(output["after"] == .object(["localStorage": .null, "cookie": .bool(false)]))
+        #expect(output["keys"] == .object([:]))
+
+        let next = try E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
+                                "--timeout", "8", "--eval", "document.getElementById('log').textContent",
+                                "--eval", Self.checked])
+        let evaluated = next.output["eval"]?.arrayValue ?? []
+        #expect(evaluated.first?.stringValue?.contains("cookieData (first run)") == true)
+        #expect(evaluated.last == .array([]))
+    }
+
+    @Test func rejectAllThenReopenGivesThePageTheRejectedString() throws {
+        let state = E2E.newState()
+        let accepted = try Self.acceptAll(state: state)
+        let (status, stdout) = try E2E.host(["reject-all", "--state", state])
+        #expect(status == 0)
+        let keys = try JSONValue(parsing: stdout.trimmingCharacters(in: .whitespacesAndNewlines))["keys"]
+        let rejected = try #require(keys?["IABTCF_TCString"]?.stringValue)
+        #expect(rejected != accepted)
+        #expect(keys?["IABTCF_PurposeConsents"] == .string(""))
+        #expect(keys?["IABTCF_VendorConsents"] == .string(""))
+
+        let reopened = try E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
+                                    "--settings", "--timeout", "8",
+                                    "--eval", "window.__tcfapi && new Promise(r => __tcfapi('getTCData', 2, d => r(d.tcString)))",
+                                    "--eval", Self.checked])
+        let evaluated = reopened.output["eval"]?.arrayValue ?? []
+        #expect(evaluated.first == .string(rejected))
+        #expect(evaluated.last == .array([]))
+    }
+}
