@@ -22,9 +22,7 @@ extension TCString {
         var bytes: [UInt8] = []
         var segmentIndex = 0
         var characterOffset = 0
-        // Split on UTF-8 bytes: splitting on Characters costs more than the whole decode.
-        for utf8Segment in string.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false) {
-            let segment = Substring(utf8Segment)
+        for segment in TCString.segments(of: string) {
             defer {
                 segmentIndex += 1
                 // A segment that decoded is base64url, i.e. ASCII: its UTF-8 count is its character count (counting
@@ -50,6 +48,32 @@ extension TCString {
             }
         }
         self = model
+    }
+
+    /// The `.`-separated segments of `string`, empty ones included. The separators are found in one pass over the
+    /// contiguous UTF-8 bytes: splitting on Characters, the generic `split` or `firstIndex(of:)` on the UTF-8 view
+    /// each cost more than decoding a segment.
+    static func segments(of string: String) -> [Substring] {
+        let utf8 = string.utf8
+        let dot = UInt8(ascii: ".")
+        var ends: [Int] = utf8.withContiguousStorageIfAvailable { bytes in
+            var offsets: [Int] = []
+            for offset in bytes.indices where bytes[offset] == dot { offsets.append(offset) }
+            return offsets
+        } ?? utf8.enumerated().compactMap { $0.element == dot ? $0.offset : nil }
+        ends.append(utf8.count)
+        var segments: [Substring] = []
+        segments.reserveCapacity(ends.count)
+        var start = utf8.startIndex
+        var startOffset = 0
+        for endOffset in ends {
+            let end = utf8.index(start, offsetBy: endOffset - startOffset)
+            segments.append(Substring(utf8[start..<end]))
+            guard endOffset < utf8.count else { break }
+            start = utf8.index(after: end)
+            startOffset = endOffset + 1
+        }
+        return segments
     }
 
     private mutating func decodeCore(_ reader: inout BitReader) throws(TCStringError) {
