@@ -17,14 +17,20 @@ import Foundation
 /// // later, when presenting:
 /// if let prewarmed = prewarmer.take() { present(prewarmed.bridge, in: prewarmed.webView) }
 /// ```
+///
+/// While it holds a bridge, the prewarmer is the bridge's delegate; the events reported off-screen are handed over
+/// with it (``Prewarmed/eventsBeforePresentation``), and the UI sets its own delegate when it takes it.
 @MainActor
-public final class ConsentPrewarmer<WebView: CMPWebView> {
+public final class ConsentPrewarmer<WebView: CMPWebView>: ConsentBridgeDelegate {
     /// A pre-warmed bridge and its web view: the bridge is attached and started (loading or ready).
     public struct Prewarmed {
-        /// The bridge, attached to ``webView`` and started.
+        /// The bridge, attached to ``webView`` and started; its delegate is `nil`.
         public let bridge: ConsentBridge
         /// The web view with the CMP page loading or loaded.
         public let webView: WebView
+        /// What the bridge reported before it was taken, in order (e.g. ``ConsentBridgeEvent/uiReady(_:)``, or the
+        /// diagnostic of a hosted page that failed and was replaced by the fallback).
+        public var eventsBeforePresentation: [ConsentBridgeEvent] = []
     }
 
     /// Seconds a pre-warmed view is kept without being taken. Default 120.
@@ -36,7 +42,6 @@ public final class ConsentPrewarmer<WebView: CMPWebView> {
     private let release: @MainActor (WebView) -> Void
     private var current: Prewarmed?
     private var idleWork: ScheduledWork?
-    private var watcher: Task<Void, Never>?
 
     /// Creates a prewarmer.
     /// - Parameters:
@@ -74,25 +79,19 @@ public final class ConsentPrewarmer<WebView: CMPWebView> {
         createdCount += 1
         let bridge = ConsentBridge(
             configuration: configuration, store: store, scheduler: scheduler, trackingAuthorizer: trackingAuthorizer)
-        let events = bridge.events()
-        bridge.attach(to: webView)
-        bridge.start()
+        bridge.delegate = self
         current = Prewarmed(bridge: bridge, webView: webView)
         idleWork = scheduler.schedule(idleTimeout) { [weak self] in self?.releasePrewarmed() }
-        // A run that ends on its own before presentation (a load failure, the timeout) is released at once.
-        watcher = Task { @MainActor [weak self, weak bridge] in
-            for await event in events where event.endsPresentation {
-                if let self, let bridge, self.current?.bridge === bridge { self.releasePrewarmed() }
-                return
-            }
-        }
-        return true
+        bridge.attach(to: webView)
+        bridge.start()
+        return current != nil
     }
 
     /// Hands the pre-warmed bridge and web view over, and forgets them. `nil` when none is held.
     public func take() -> Prewarmed? {
         guard let prewarmed = current else { return nil }
         forget()
+        prewarmed.bridge.delegate = nil
         return prewarmed
     }
 
@@ -113,7 +112,13 @@ public final class ConsentPrewarmer<WebView: CMPWebView> {
         current = nil
         idleWork?.cancel()
         idleWork = nil
-        watcher?.cancel()
-        watcher = nil
+    }
+
+    /// Records what the held bridge reports; a run that ends on its own before presentation (a load failure, the
+    /// ready timeout) is released at once.
+    public func bridge(_ bridge: ConsentBridge, didReceive event: ConsentBridgeEvent) {
+        guard current?.bridge === bridge else { return }
+        current?.eventsBeforePresentation.append(event)
+        if event.endsPresentation { releasePrewarmed() }
     }
 }

@@ -12,6 +12,8 @@ public final class HostSession: ConsentBridgeDelegate {
         public var timeout: TimeInterval = 30
         public var settle: TimeInterval = 1.0
         public var extraOrigins: Set<String> = []
+        /// The app's bundled page, served by ``GTKFallbackScheme`` when `url` fails.
+        public var fallback: FallbackPage?
 
         public init(url: URL, dialect: CMPDialect?) {
             self.url = url
@@ -37,6 +39,8 @@ public final class HostSession: ConsentBridgeDelegate {
         var configuration = BridgeConfiguration(cmpURL: options.url, dialect: options.dialect)
         configuration.readyTimeout = options.timeout
         configuration.allowedOrigins.formUnion(options.extraOrigins)
+        configuration.fallback = options.fallback
+        if let fallback = options.fallback { GTKFallbackScheme.register(fallback) }
         bridge = ConsentBridge(configuration: configuration, store: store)
         bridge.delegate = self
     }

@@ -4,9 +4,11 @@ import WebCMPHostGTK
 
 let usage = """
     usage: webcmp-host run URL [--dialect gravito|onesecondbefore|tcf|auto] [--click ID ...] [--state DIR]
-                               [--timeout S] [--allow-origin ORIGIN ...] [--eval EXPRESSION ...] [--json]
-           webcmp-host check URL [--dialect …] [--click ID ...] [--timeout S]
+                               [--timeout S] [--allow-origin ORIGIN ...] [--eval EXPRESSION ...] [--fallback FILE]
+                               [--json]
+           webcmp-host check URL [--dialect …] [--click ID ...] [--timeout S] [--fallback FILE]
            webcmp-host share URL --state DIR [--json]
+           webcmp-host prewarm URL [--dialect …] [--click ID ...] [--state DIR] [--fallback FILE]
            webcmp-host selftest-escaping [--count N]
            webcmp-host bench [URL] [--saves N=200] [--json]
            webcmp-host soak [URL] [--saves N=10000] [--cycles M=200] [--minimal-bodies] [--retain-bridges] [--json]
@@ -16,6 +18,10 @@ let usage = """
            --json prints exactly one JSON object {"events": [...], "keys": {...}}; with --eval, also "eval": the
            values of the given JavaScript expressions in the page at the end of the run.
     check  a conformance report for a hosted CMP page; exit 0 when it conforms, 1 when not, 2 for usage errors.
+    --fallback FILE  serves FILE as the app's fallback page (webcmp-fallback://app/<name>) when URL fails; without
+           URL, run and check use an unreachable loopback URL, so check reports whether FILE works as a fallback.
+    prewarm  loads URL off-screen through a ConsentPrewarmer, presents it once ready (no new load), clicks, and
+           prints JSON: events before/after presenting, keys, loads before/after, presentToReadyMs.
     share  loads a content page with the stored consent shared into it (_sp_pass_consent=true, native-backed
            __tcfapi/__gpp) and prints what the page's own __tcfapi('getTCData') returns.
     bench  real-engine save round trip (page save → keys stored → page acknowledged), median and p90, and load →
@@ -45,6 +51,7 @@ struct Arguments {
     var cycles = 200
     var minimalBodies = false
     var retainBridges = false
+    var fallback: URL?
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -67,6 +74,7 @@ struct Arguments {
             case "--eval": evaluations.append(try value(argument))
             case "--state": state = URL(fileURLWithPath: try value(argument), isDirectory: true)
             case "--allow-origin": origins.insert(try value(argument))
+            case "--fallback": fallback = URL(fileURLWithPath: try value(argument))
             case "--timeout":
                 guard let seconds = TimeInterval(try value(argument)), seconds > 0, seconds <= 600 else {
                     throw UsageError(description: "--timeout takes seconds from 0 to 600")
@@ -134,6 +142,7 @@ func runSession(_ arguments: Arguments, url: URL, store: ConsentStore) -> HostSe
     options.clicks = arguments.clicks
     options.timeout = arguments.timeout
     options.extraOrigins = arguments.origins
+    options.fallback = fallbackPage(arguments)
     let view = GTKWebView()
     let session = HostSession(options: options, store: store, view: view)
     session.run()
@@ -142,7 +151,7 @@ func runSession(_ arguments: Arguments, url: URL, store: ConsentStore) -> HostSe
 
 @MainActor
 func runCommand(_ arguments: Arguments) -> Int32 {
-    guard let url = arguments.url else { fail("run needs a URL\n\(usage)", code: 2) }
+    guard let url = arguments.url ?? unreachableURL(arguments) else { fail("run needs a URL\n\(usage)", code: 2) }
     let store = makeStore(arguments)
     let session = runSession(arguments, url: url, store: store)
     let evaluated = arguments.evaluations.map { session.evaluate($0) ?? .null }
@@ -198,7 +207,7 @@ func shareCommand(_ arguments: Arguments) -> Int32 {
 
 @MainActor
 func checkCommand(_ arguments: Arguments) -> Int32 {
-    guard let url = arguments.url else { fail("check needs a URL\n\(usage)", code: 2) }
+    guard let url = arguments.url ?? unreachableURL(arguments) else { fail("check needs a URL\n\(usage)", code: 2) }
     let state = FileManager.default.temporaryDirectory.appendingPathComponent("webcmp-check-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: state) }
     guard let storage = try? KeyValueStorage.jsonFile(in: state) else { fail("cannot create a temporary state", code: 2) }
@@ -237,7 +246,8 @@ func checkCommand(_ arguments: Arguments) -> Int32 {
     if saved != nil {
         var again = arguments
         again.clicks = []
-        let second = runSession(again, url: url, store: store)
+        let restoreURL = fallbackRestoreURL(&again) ?? url
+        let second = runSession(again, url: restoreURL, store: store)
         let restored = second.evaluate("""
             new Promise(function (r) { if (typeof __tcfapi !== 'function') { r(null); return; }
               setTimeout(function () { __tcfapi('getTCData', 2, function (d) { r(d ? d.tcString : null); }); }, 300); })
@@ -250,6 +260,7 @@ func checkCommand(_ arguments: Arguments) -> Int32 {
         second.bridge.invalidate()
         second.view.close()
     }
+    rows += fallbackRows(arguments, log: events, store: store)
     let keys = store.keysJSON().objectValue ?? [:]
     rows.append(("IAB keys written", arguments.clicks.isEmpty ? nil : !keys.isEmpty, "\(keys.count) keys"))
 
@@ -335,6 +346,7 @@ let exitCode: Int32 = MainActor.assumeIsolated {
     case "run": return runCommand(arguments)
     case "check": return checkCommand(arguments)
     case "share": return shareCommand(arguments)
+    case "prewarm": return Prewarm.command(arguments)
     case "selftest-escaping": return escapingSelfTest(arguments)
     case "bench":
         return Measure.bench(page: arguments.url ?? samplePage(), saves: arguments.saves ?? 200, json: arguments.json)
