@@ -108,7 +108,13 @@ enum Prewarm {
             break
         }
         if !arguments.clicks.isEmpty {
-            GTKRuntime.run(until: Date().addingTimeInterval(arguments.timeout)) { !presentation.finished }
+            // Until the page finishes, or its save was stored and nothing more arrived for half a second.
+            var lastCount = 0, quietSince = Date()
+            GTKRuntime.run(until: Date().addingTimeInterval(arguments.timeout)) {
+                if presentation.log.count != lastCount { (lastCount, quietSince) = (presentation.log.count, Date()) }
+                let saved = presentation.log.contains { $0["type"] == .string("consentReady") }
+                return !presentation.finished && !(saved && Date().timeIntervalSince(quietSince) > 0.5)
+            }
         }
         let loadsAfter = prewarmed.webView.loadCount
         prewarmed.bridge.invalidate()
