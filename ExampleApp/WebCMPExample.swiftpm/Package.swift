@@ -28,7 +28,10 @@ let package = Package(
         .executableTarget(
             name: "AppModule",
             dependencies: [.product(name: "WebCMPBridgeUI", package: "WebCMPBridge")],
-            path: "Sources"
+            path: "Sources",
+            // The app's fallback CMP page: SampleHost (a link to ../../SampleHost/index.html), shown when the hosted
+            // page cannot be loaded.
+            resources: [.copy("Resources/fallback.html")]
         ),
     ]
 )

@@ -7,7 +7,8 @@ extension View {
     /// `isPresented` to false when the page is finished.
     ///
     /// - `bridge` is called once each time a presentation begins (never on a mere `body` evaluation); the bridge
-    ///   lives until its run is over.
+    ///   lives until its run is over. When ``ConsentPrewarming/shared`` holds a pre-warmed bridge, that one is
+    ///   presented instead (its page is already loaded: no new load) and `bridge` is not called.
     /// - At most one consent UI is presented in the process (the same gate as ``ConsentViewController``): when another
     ///   is up, `isPresented` is set back to false.
     /// - The sheet is modal until the user made a choice (``BridgeConfiguration/interactiveDismissal``); a dismissal
@@ -29,6 +30,7 @@ extension View {
 @MainActor
 final class ConsentPromptModel: ObservableObject {
     @Published private(set) var bridge: ConsentBridge?
+    private(set) var prewarmed: ConsentPrewarmer<WKCMPWebView>.Prewarmed?
     @Published var allowsDismissal = false
     private var token: PresentationGate.Token?
 
@@ -37,7 +39,8 @@ final class ConsentPromptModel: ObservableObject {
         guard bridge == nil else { return true }
         guard let token = PresentationGate.shared.begin() else { return false }
         self.token = token
-        let bridge = makeBridge()
+        prewarmed = ConsentPrewarming.shared.take()
+        let bridge = prewarmed?.bridge ?? makeBridge()
         allowsDismissal = bridge.allowsInteractiveDismissal
         self.bridge = bridge
         return true
@@ -49,6 +52,7 @@ final class ConsentPromptModel: ObservableObject {
         PresentationGate.shared.end(token)
         token = nil
         bridge = nil
+        prewarmed = nil
     }
 }
 
@@ -66,11 +70,13 @@ struct ConsentPromptModifier: ViewModifier {
             .sheet(isPresented: Binding(get: { isPresented && model.bridge != nil }, set: { isPresented = $0 }),
                    onDismiss: { model.end() }) {
                 if let bridge = model.bridge {
-                    ConsentWebView(bridge: bridge, onEvent: { event in
+                    let handle: (ConsentBridgeEvent) -> Void = { event in
                         model.allowsDismissal = bridge.allowsInteractiveDismissal
                         onEvent(event)
                         if event.endsPresentation { isPresented = false }
-                    }, onFinish: onFinish)
+                    }
+                    (model.prewarmed.map { ConsentWebView(prewarmed: $0, onEvent: handle, onFinish: onFinish) }
+                        ?? ConsentWebView(bridge: bridge, onEvent: handle, onFinish: onFinish))
                     .interactiveDismissDisabled(!model.allowsDismissal)
                     .ignoresSafeArea(edges: .bottom)
                 }

@@ -31,12 +31,27 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
     private let messageLabel = UILabel()
     private var gateToken: PresentationGate.Token?
     private var presentationEnded = false
+    private var eventsBeforePresentation: [ConsentBridgeEvent] = []
 
     /// Creates the controller; present it with ``present(from:animated:)`` to get double-presentation safety.
-    public init(bridge: ConsentBridge, presentation: ConsentPresentation = .sheet(.twoThirds)) {
+    public convenience init(bridge: ConsentBridge, presentation: ConsentPresentation = .sheet(.twoThirds)) {
+        self.init(bridge: bridge, adapter: WKCMPWebView(fallback: bridge.configuration.fallback), presentation: presentation)
+    }
+
+    /// Creates the controller around a pre-warmed bridge and web view (``ConsentPrewarming/take()``): the page is
+    /// already loading or loaded off-screen, so presenting shows it without a new load. The events reported before
+    /// the presentation are delivered to ``onEvent`` first.
+    public convenience init(
+        prewarmed: ConsentPrewarmer<WKCMPWebView>.Prewarmed, presentation: ConsentPresentation = .sheet(.twoThirds)
+    ) {
+        self.init(bridge: prewarmed.bridge, adapter: prewarmed.webView, presentation: presentation)
+        eventsBeforePresentation = prewarmed.eventsBeforePresentation
+    }
+
+    private init(bridge: ConsentBridge, adapter: WKCMPWebView, presentation: ConsentPresentation) {
         self.bridge = bridge
         self.presentation = presentation
-        adapter = WKCMPWebView()
+        self.adapter = adapter
         super.init(nibName: nil, bundle: nil)
         switch presentation {
         case .fullScreen:
@@ -88,6 +103,8 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
             messageLabel.trailingAnchor.constraint(equalTo: view.readableContentGuide.trailingAnchor),
         ])
         spinner.startAnimating()
+        for event in eventsBeforePresentation { bridge(bridge, didReceive: event) }
+        eventsBeforePresentation = []
         bridge.delegate = self
         bridge.beginPresentation()
         Task { @MainActor [bridge, adapter] in

@@ -6,6 +6,7 @@ import WebCMPBridge
 @MainActor
 public struct ConsentWebView: UIViewControllerRepresentable {
     private let bridge: ConsentBridge
+    private var prewarmed: ConsentPrewarmer<WKCMPWebView>.Prewarmed?
     private let onEvent: (ConsentBridgeEvent) -> Void
     private let onFinish: (ConsentOutcome) -> Void
 
@@ -19,8 +20,18 @@ public struct ConsentWebView: UIViewControllerRepresentable {
         self.onFinish = onFinish
     }
 
+    /// Creates the view around a pre-warmed bridge and web view (``ConsentPrewarming/take()``): no new load.
+    public init(
+        prewarmed: ConsentPrewarmer<WKCMPWebView>.Prewarmed, onEvent: @escaping (ConsentBridgeEvent) -> Void = { _ in },
+        onFinish: @escaping (ConsentOutcome) -> Void = { _ in }
+    ) {
+        self.init(bridge: prewarmed.bridge, onEvent: onEvent, onFinish: onFinish)
+        self.prewarmed = prewarmed
+    }
+
     public func makeUIViewController(context: Context) -> ConsentViewController {
-        let controller = ConsentViewController(bridge: bridge, presentation: .fullScreen)
+        let controller = prewarmed.map { ConsentViewController(prewarmed: $0, presentation: .fullScreen) }
+            ?? ConsentViewController(bridge: bridge, presentation: .fullScreen)
         controller.dismissesItself = false
         controller.onEvent = onEvent
         controller.onFinish = onFinish

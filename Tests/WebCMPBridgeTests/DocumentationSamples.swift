@@ -84,4 +84,47 @@ enum DocumentationSamples {
             }
         }
     }
+
+    // README.md — Offline and fast first launch
+    static func readmeFallback(bundledHTML: Data) throws {
+        var configuration = BridgeConfiguration(cmpURL: URL(string: "https://www.example.com/consent/app.html")!)
+        configuration.fallback = try FallbackPage(files: ["index.html": FallbackPage.File(contents: bundledHTML)])
+        _ = configuration
+    }
+
+    // OfflineAndFastFirstLaunch.md — Ship a fallback page
+    static func offlineFallbackPage() throws {
+        let html = Data("<!doctype html><title>Consent</title>…".utf8)   // in an app: FallbackPage.File(contentsOf: url)
+        let page = try FallbackPage(
+            scheme: "webcmp-fallback", host: "app", entry: "index.html",
+            files: ["index.html": FallbackPage.File(contents: html)])
+        var configuration = BridgeConfiguration(cmpURL: URL(string: "https://www.example.com/consent/app.html")!)
+        configuration.fallback = page
+        _ = configuration
+    }
+
+    // OfflineAndFastFirstLaunch.md — Ask for the hosted page again
+    static func offlineRetry() {
+        let store = ConsentStore.userDefaults()
+        if ConsentBridge.needsConsentUI(store: store) == .hostedPageNotShown {
+            // The network is back: show the hosted page again. Its save replaces the fallback's consent.
+        }
+    }
+
+    // OfflineAndFastFirstLaunch.md — Pre-warm the consent UI
+    @MainActor
+    func prewarmAtLaunch<WebView: CMPWebView>(
+        _ prewarmer: ConsentPrewarmer<WebView>, configuration: BridgeConfiguration, makeWebView: () -> WebView
+    ) {
+        // Loads only when consent is needed; a second call keeps the view already pre-warmed.
+        prewarmer.prewarm(configuration: configuration, store: .userDefaults(), makeWebView: makeWebView)
+    }
+
+    @MainActor
+    func present<WebView: CMPWebView>(from prewarmer: ConsentPrewarmer<WebView>) async -> ConsentOutcome? {
+        guard let prewarmed = prewarmer.take() else { return nil }   // nothing pre-warmed: create a bridge as usual
+        prewarmed.bridge.beginPresentation()
+        // Show prewarmed.webView; the page is loaded (or loading): no new load.
+        return await prewarmed.bridge.run(in: prewarmed.webView)
+    }
 }

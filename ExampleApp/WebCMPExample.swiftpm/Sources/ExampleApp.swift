@@ -26,18 +26,39 @@ final class ConsentModel: ObservableObject {
 
     init() {
         refreshKeys()
-        // First launch (or expired consent): show the banner.
-        isPresented = ConsentBridge.needsConsentUI(store: store) != nil
+        // First launch (or expired consent, or consent given on the fallback page while offline): load the CMP page
+        // off-screen now, so that the banner shows at once, and show it.
+        if ConsentBridge.needsConsentUI(store: store) != nil {
+            ConsentPrewarming.shared.prewarm(configuration: makeConfiguration(), store: store)
+            isPresented = true
+        }
     }
 
-    func makeBridge() -> ConsentBridge {
+    func makeConfiguration() -> BridgeConfiguration {
         let url = URL(string: cmpURL) ?? URL(string: "http://localhost:8000/index.html")!
         var configuration = BridgeConfiguration(cmpURL: url, dialect: nil)
         configuration.cmpSDKID = 300
+        // Offline (or the Mac's server is not running): SampleHost from the app bundle, under webcmp-fallback://app.
+        configuration.fallback = Self.fallbackPage
         // To chain App Tracking Transparency: add NSUserTrackingUsageDescription to the app's Info.plist, then
         // configuration.tracking = .afterConsent() and pass trackingAuthorizer: .appTrackingTransparency.
-        return ConsentBridge(configuration: configuration, store: store)
+        return configuration
     }
+
+    func makeBridge() -> ConsentBridge {
+        ConsentBridge(configuration: makeConfiguration(), store: store)
+    }
+
+    /// SampleHost as shipped in the app (`Resources/fallback.html`), registered as `index.html`.
+    static let fallbackPage: FallbackPage? = {
+        // The resource is in the main bundle or in the resource bundle SwiftPM makes for the app target.
+        let bundles = [Bundle.main] + (Bundle.main.urls(forResourcesWithExtension: "bundle", subdirectory: nil) ?? [])
+            .compactMap(Bundle.init(url:))
+        guard let url = bundles.lazy.compactMap({ $0.url(forResource: "fallback", withExtension: "html") }).first,
+            let file = try? FallbackPage.File(contentsOf: url)
+        else { return nil }
+        return try? FallbackPage(files: ["index.html": file])
+    }()
 
     func handle(_ event: ConsentBridgeEvent) {
         lastEvent = String(describing: event)

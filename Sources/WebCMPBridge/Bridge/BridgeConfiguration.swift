@@ -51,6 +51,9 @@ public struct BridgeConfiguration: Sendable {
     public var privacySettings: PrivacySettingsOpener?
     /// Adopting consent a previous CMP SDK left in `UserDefaults` when nothing is stored yet. On by default.
     public var migration: ConsentMigration = .default
+    /// The app's bundled CMP page, loaded when the hosted page fails (see ``FallbackPage`` and ``FallbackDecision``).
+    /// `nil` (the default): a failure ends the run with ``ConsentBridgeError/loadFailed(_:)``.
+    public var fallback: FallbackPage?
 
     /// Creates a configuration.
     public init(
@@ -88,13 +91,15 @@ public struct BridgeConfiguration: Sendable {
     }
 
     /// The consent rules of ``ConsentCommit`` for a save in `dialect`, on a page that reported `pageConfigVersion`.
-    func commitRules(dialect: CMPDialect, pageConfigVersion: String?) -> ConsentCommit.Rules {
+    func commitRules(
+        dialect: CMPDialect, pageConfigVersion: String?, source: ConsentSource = .cmpPage
+    ) -> ConsentCommit.Rules {
         ConsentCommit.Rules(
             cmpSDKID: cmpSDKID, cmpSDKVersion: cmpSDKVersion, gdprApplies: gdprApplies,
             configVersion: pageConfigVersion ?? expiry.currentConfigVersion,
             minimumPolicyVersion: expiry.minimumPolicyVersion,
             // Gravito always sends its non-TCF data: a save without it clears it.
-            keepsPreviousNonTCFData: dialect != .gravito)
+            keepsPreviousNonTCFData: dialect != .gravito, source: source)
     }
 
     /// The URL the bridge loads: ``cmpURL`` with the language and the additional query items appended (existing query

@@ -71,7 +71,10 @@ public final class ConsentBridge {
     private var announcedReady = false
     private var openedSettings = false
     private var userChose = false
-    private let hadValidConsent: Bool
+    /// Why consent was needed when the bridge was created (`nil`: the stored consent was good).
+    let renewalReason: ConsentRenewalReason?
+    /// Whether the web view shows (or loads) the app's fallback page instead of the hosted one.
+    var showingFallback = false
     private var trackingPending = false
     private var isPresented = false
     private var presentationWaiters: [CheckedContinuation<Void, Never>] = []
@@ -93,8 +96,8 @@ public final class ConsentBridge {
         self.trackingAuthorizer = trackingAuthorizer
         decoder = CMPMessageDecoder(limits: configuration.limits)
         detection = DialectDetection(configured: configuration.dialect)
-        hadValidConsent = Self.needsConsentUI(
-            store: store, expiry: configuration.expiry, now: scheduler.now(), migration: configuration.migration) == nil
+        renewalReason = Self.needsConsentUI(
+            store: store, expiry: configuration.expiry, now: scheduler.now(), migration: configuration.migration)
     }
 
     /// Why consent has to be asked for at `now`, or `nil` when stored consent is still good. Creates no web view:
@@ -129,7 +132,7 @@ public final class ConsentBridge {
         switch configuration.interactiveDismissal {
         case .always: return true
         case .never: return false
-        case .afterChoice: return userChose || hadValidConsent || !isActive
+        case .afterChoice: return userChose || renewalReason.isNilOrRetry || !isActive
         }
     }
 
@@ -210,20 +213,21 @@ public final class ConsentBridge {
     /// What the web view does with a navigation of the CMP page (``NavigationPolicy``): the page stays unless the user
     /// follows a link away from it, which opens outside the consent UI.
     public func decidePolicy(for request: NavigationRequest) -> NavigationDecision {
-        NavigationPolicy.decide(
-            request, allowedOrigins: configuration.allowedOrigins, externalLinks: configuration.externalLinks)
+        NavigationPolicy.decide(request, allowedOrigins: allowedOrigins, externalLinks: configuration.externalLinks)
     }
 
     private var isActive: Bool { state == .loading || state == .ready }
 
-    private func load() {
+    /// Loads `url` (default: the hosted page) and (re)starts the ready timeout.
+    func load(_ url: URL? = nil) {
         guard state == .loading, let webView else { return }
+        timeout?.cancel()
         timeout = scheduler.schedule(configuration.readyTimeout) { [weak self] in self?.readyTimeoutFired() }
-        webView.load(configuration.resolvedURL)
+        webView.load(url ?? configuration.resolvedURL)
     }
 
     private func readyTimeoutFired() {
-        guard state == .loading else { return }
+        guard state == .loading, !loadFallback(after: .timeout(seconds: configuration.readyTimeout)) else { return }
         report(.error(.timeout(seconds: configuration.readyTimeout)))
         if configuration.clearsConsentOnTimeout { store.clearAll() }
         finish(.timedOut)
@@ -282,7 +286,7 @@ public final class ConsentBridge {
     // MARK: Events from the web view
 
     private func handle(_ event: WebViewEvent) {
-        guard isActive else { return }
+        guard isActive, !isStaleLoadEvent(event) else { return }
         switch event {
         case .message(let message):
             handle(message)
@@ -300,6 +304,7 @@ public final class ConsentBridge {
     }
 
     private func fail(_ error: ConsentBridgeError) {
+        guard !loadFallback(after: error) else { return }
         report(.error(error))
         finish(.failed)
     }
@@ -307,7 +312,7 @@ public final class ConsentBridge {
     private func handle(_ message: ScriptMessage) {
         let handler = message.handlerName
         guard message.isMainFrame else { return report(.error(.notMainFrame(handler: handler))) }
-        if let origin = message.origin, !SecurityOrigin.isAllowed(origin, in: configuration.allowedOrigins) {
+        if let origin = message.origin, !SecurityOrigin.isAllowed(origin, in: allowedOrigins) {
             return report(.error(.forbiddenOrigin(handler: handler, origin: origin)))
         }
         let messageDialect: CMPDialect
@@ -354,7 +359,8 @@ public final class ConsentBridge {
         do {
             commit = try ConsentCommit(
                 payload: payload, pageGPP: pageGPP, pageUSPrivacy: pageUSPrivacy, previous: store.record(),
-                rules: configuration.commitRules(dialect: messageDialect, pageConfigVersion: configVersion),
+                rules: configuration.commitRules(
+                    dialect: messageDialect, pageConfigVersion: configVersion, source: commitSource),
                 now: scheduler.now())
         } catch {
             report(.error(ConsentBridgeError(error)))
@@ -387,7 +393,7 @@ public final class ConsentBridge {
         }
     }
 
-    private func report(_ event: ConsentBridgeEvent) {
+    func report(_ event: ConsentBridgeEvent) {
         guard state != .invalidated else { return }
         if eventLog.count == Self.eventLogCapacity { eventLog.removeFirst(Self.eventLogCapacity / 4) }
         eventLog.append(event)

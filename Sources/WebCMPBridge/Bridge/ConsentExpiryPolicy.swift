@@ -11,6 +11,11 @@ public struct ConsentExpiryPolicy: Sendable, Hashable {
     public var currentConfigVersion: String?
     /// The lowest acceptable `TcfPolicyVersion`; stored TC strings below it are renewed. Default 4 (TCF 2.2).
     public var minimumPolicyVersion: Int?
+    /// Whether consent the user gave on the app's bundled fallback page (``ConsentSource/fallbackPage``) asks for the
+    /// hosted page again (``ConsentRenewalReason/hostedPageNotShown``), so that the publisher's current texts and
+    /// vendor list eventually apply. Default `true`. Ask ``ConsentBridge/needsConsentUI(store:expiry:now:)`` at launch
+    /// and when the network becomes reachable again.
+    public var retriesHostedPage = true
 
     /// Creates a policy.
     public init(maximumAge: TimeInterval = 390 * 86_400, currentConfigVersion: String? = nil, minimumPolicyVersion: Int? = 4) {
@@ -30,6 +35,7 @@ public struct ConsentExpiryPolicy: Sendable, Hashable {
             guard let version = Self.policyVersion(of: tcString) else { return .noConsent }
             if version < minimumPolicyVersion { return .policyVersionChanged }
         }
+        if retriesHostedPage, record.source == .fallbackPage { return .hostedPageNotShown }
         return nil
     }
 
@@ -61,4 +67,8 @@ public enum ConsentRenewalReason: String, Sendable, Hashable {
     case configurationChanged
     /// The stored TC string's policy version is below the minimum.
     case policyVersionChanged
+    /// The consent was given on the app's bundled fallback page because the hosted page could not be loaded; show
+    /// the hosted page once it is reachable (``ConsentExpiryPolicy/retriesHostedPage``). The stored consent is in
+    /// force meanwhile: the IAB keys are written.
+    case hostedPageNotShown
 }

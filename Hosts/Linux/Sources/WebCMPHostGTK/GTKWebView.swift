@@ -92,8 +92,12 @@ public final class GTKWebView: CMPWebView {
 
     // MARK: CMPWebView
 
+    /// How many times ``load(_:)`` was called (a pre-warmed view that is presented must not load again).
+    public private(set) var loadCount = 0
+
     public func load(_ url: URL) {
         guard !isClosed else { return }
+        loadCount += 1
         webkit_web_view_load_uri(view, url.absoluteString)
     }
 
@@ -229,9 +233,21 @@ public final class GTKWebView: CMPWebView {
     }
 
     fileprivate func loadDidChange(_ event: WebKitLoadEvent) {
+        if event == WEBKIT_LOAD_COMMITTED { return reportMainResponse() }
         guard event == WEBKIT_LOAD_FINISHED else { return }
         let uri = webkit_web_view_get_uri(view).map { String(cString: $0) }
         eventHandler?(.didFinishLoading(uri.flatMap(URL.init(string:))))
+    }
+
+    /// Reports the committed main document's HTTP status (HTTP(S) documents only), so that an error page is a load
+    /// failure in the core.
+    private func reportMainResponse() {
+        guard let resource = webkit_web_view_get_main_resource(view),
+            let response = webkit_web_resource_get_response(resource),
+            let uri = webkit_uri_response_get_uri(response).map({ String(cString: $0) }),
+            let url = URL(string: uri), ["http", "https"].contains(url.scheme?.lowercased() ?? "")
+        else { return }
+        eventHandler?(.didReceiveResponse(url, statusCode: Int(webkit_uri_response_get_status_code(response))))
     }
 
     fileprivate func loadDidFail(uri: String?, message: String) {
@@ -313,7 +329,9 @@ private let loadFailedFunction: @convention(c) (OpaquePointer?, UInt32, UnsafePo
     let message = error.map { String(cString: $0.pointee.message) } ?? "load failed"
     let failing = uri.map { String(cString: $0) }
     MainActor.assumeIsolated { box.target?.loadDidFail(uri: failing, message: message) }
-    return 0
+    // Handled: WebKit must not load its own error page, which would replace a page the bridge loads in reaction
+    // (the app's fallback page). WKWebView shows no error page either.
+    return 1
 }
 private let loadFailed = unsafeBitCast(loadFailedFunction, to: GCallback.self)
 

@@ -16,6 +16,8 @@ public final class HostSession: ConsentBridgeDelegate {
         public var extraOrigins: Set<String> = []
         /// ``ConsentUIMode/settings`` opens the page for "Privacy settings".
         public var mode: ConsentUIMode = .consent
+        /// The app's bundled page, served by ``GTKFallbackScheme`` when `url` fails.
+        public var fallback: FallbackPage?
 
         public init(url: URL, dialect: CMPDialect?) {
             self.url = url
@@ -42,6 +44,8 @@ public final class HostSession: ConsentBridgeDelegate {
         configuration.readyTimeout = options.timeout
         configuration.allowedOrigins.formUnion(options.extraOrigins)
         configuration.mode = options.mode
+        configuration.fallback = options.fallback
+        if let fallback = options.fallback { GTKFallbackScheme.register(fallback) }
         bridge = ConsentBridge(configuration: configuration, store: store)
         bridge.delegate = self
     }

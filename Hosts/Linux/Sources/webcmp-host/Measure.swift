@@ -171,7 +171,7 @@ enum Measure {
         warm.view.eventHandler = forward
         let warmReady = loadUntilReady(warm) ?? .nan
 
-        let rows: [(String, Double, String)] = [
+        var rows: [(String, Double, String)] = [
             ("page: save → stored → ack, median ms (page clock, 1 ms steps)", percentile(pageTimes, 0.5), "≤ 2 ms"),
             ("page: save → stored → ack, p90 ms (page clock, 1 ms steps)", percentile(pageTimes, 0.9), "≤ 5 ms"),
             ("native: save arrival → next save arrival, median ms", percentile(cycle, 0.5), "≤ 2 ms (upper bound of the round trip)"),
@@ -181,6 +181,7 @@ enum Measure {
             ("load → ready, cold web view (first in process), ms", coldReady, "(reference)"),
             ("load → ready, pre-warmed web view, ms", warmReady, "≤ 30% of cold: \(warmReady <= coldReady * 0.3 ? "met" : "MISSED") (\(format(100 * warmReady / coldReady))%)"),
         ]
+        rows += Prewarm.benchRows(page: page)
         let medianMet = percentile(cycle, 0.5) <= 2, p90Met = percentile(cycle, 0.9) <= 5
         if json {
             var object: [String: JSONValue] = ["saves": .number(Double(pageTimes.count)), "errors": .array(cold.errors.map(JSONValue.string))]

@@ -5,10 +5,12 @@ import WebCMPHostGTK
 let usage = """
     usage: webcmp-host run URL [--dialect gravito|onesecondbefore|tcf|auto] [--click ID ...] [--state DIR]
                                [--timeout S] [--settle S] [--allow-origin ORIGIN ...] [--eval EXPRESSION ...] [--json]
-                               [--settings]
+                               [--settings] [--fallback FILE]
            webcmp-host check URL [--dialect …] [--click ID ...] [--timeout S] [--settle S] [--settings]
+                                 [--fallback FILE]
            webcmp-host share URL --state DIR [--content-origin ORIGIN ...] [--preset NAME ...]
                                  [--seed cookie|localStorage:NAME:VALUE ...] [--eval EXPRESSION ...] [--settle S] [--json]
+           webcmp-host prewarm URL [--dialect …] [--click ID ...] [--state DIR] [--fallback FILE]
            webcmp-host reset URL --state DIR        (QA reset: consent and the page's website data)
            webcmp-host reject-all --state DIR       (programmatic reject-all of the stored consent)
            webcmp-host selftest-escaping [--count N]
@@ -36,6 +38,10 @@ let usage = """
            the page to settle (--settle S, default 1) and prints what the page's own __tcfapi('getTCData') and
            ping return, whether its CMP showed UI, its __gpp ping, what its storage holds under the configured
            names, and with --eval the values of the expressions ("eval").
+    --fallback FILE  serves FILE as the app's fallback page (webcmp-fallback://app/<name>) when URL fails; without
+           URL, run and check use an unreachable loopback URL, so check reports whether FILE works as a fallback.
+    prewarm  loads URL off-screen through a ConsentPrewarmer, presents it once ready (no new load), clicks, and
+           prints JSON: events before/after presenting, keys, loads before/after, presentToReadyMs.
     bench  real-engine save round trip (page save → keys stored → page acknowledged), median and p90, and load →
            ready for a cold vs a pre-warmed web view. Default page: SampleHost/index.html?dialect=gravito.
     soak   memory of the host process over N saves in one page session, and over M create → load → save →
@@ -68,6 +74,7 @@ struct Arguments {
     var minimalBodies = false
     var retainBridges = false
     var settings = false
+    var fallback: URL?
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -94,6 +101,7 @@ struct Arguments {
             case "--content-origin": contentOrigins.append(try value(argument))
             case "--preset": presets.append(try value(argument))
             case "--seed": seeds.append(try value(argument))
+            case "--fallback": fallback = URL(fileURLWithPath: try value(argument))
             case "--timeout":
                 guard let seconds = TimeInterval(try value(argument)), seconds > 0, seconds <= 600 else {
                     throw UsageError(description: "--timeout takes seconds from 0 to 600")
@@ -168,6 +176,7 @@ func runSession(_ arguments: Arguments, url: URL, store: ConsentStore) -> HostSe
     options.settle = arguments.settle
     options.extraOrigins = arguments.origins
     options.mode = arguments.settings ? .settings : .consent
+    options.fallback = fallbackPage(arguments)
     let view = GTKWebView()
     let session = HostSession(options: options, store: store, view: view)
     session.run()
@@ -176,7 +185,7 @@ func runSession(_ arguments: Arguments, url: URL, store: ConsentStore) -> HostSe
 
 @MainActor
 func runCommand(_ arguments: Arguments) -> Int32 {
-    guard let url = arguments.url else { fail("run needs a URL\n\(usage)", code: 2) }
+    guard let url = arguments.url ?? unreachableURL(arguments) else { fail("run needs a URL\n\(usage)", code: 2) }
     let store = makeStore(arguments)
     let session = runSession(arguments, url: url, store: store)
     let evaluated = arguments.evaluations.map { session.evaluate($0) ?? .null }
@@ -199,7 +208,7 @@ func runCommand(_ arguments: Arguments) -> Int32 {
 
 @MainActor
 func checkCommand(_ arguments: Arguments) -> Int32 {
-    guard let url = arguments.url else { fail("check needs a URL\n\(usage)", code: 2) }
+    guard let url = arguments.url ?? unreachableURL(arguments) else { fail("check needs a URL\n\(usage)", code: 2) }
     let state = FileManager.default.temporaryDirectory.appendingPathComponent("webcmp-check-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: state) }
     guard let storage = try? KeyValueStorage.jsonFile(in: state) else { fail("cannot create a temporary state", code: 2) }
@@ -239,7 +248,8 @@ func checkCommand(_ arguments: Arguments) -> Int32 {
     if saved != nil {
         var again = arguments
         again.clicks = []
-        let second = runSession(again, url: url, store: store)
+        let restoreURL = fallbackRestoreURL(&again) ?? url
+        let second = runSession(again, url: restoreURL, store: store)
         let restored = second.evaluate("""
             new Promise(function (r) { if (typeof __tcfapi !== 'function') { r(null); return; }
               setTimeout(function () { __tcfapi('getTCData', 2, function (d) { r(d ? d.tcString : null); }); }, 300); })
@@ -253,6 +263,7 @@ func checkCommand(_ arguments: Arguments) -> Int32 {
         second.view.close()
     }
     if saved != nil { rows.append(settingsRow(arguments, url: url, store: store)) }
+    rows += fallbackRows(arguments, log: events, store: store)
     let keys = store.keysJSON().objectValue ?? [:]
     rows.append(("IAB keys written", arguments.clicks.isEmpty ? nil : !keys.isEmpty, "\(keys.count) keys"))
 
@@ -340,6 +351,7 @@ let exitCode: Int32 = MainActor.assumeIsolated {
     case "share": return Share.command(arguments)
     case "reset": return resetCommand(arguments)
     case "reject-all": return rejectAllCommand(arguments)
+    case "prewarm": return Prewarm.command(arguments)
     case "selftest-escaping": return escapingSelfTest(arguments)
     case "bench":
         return Measure.bench(page: arguments.url ?? samplePage(), saves: arguments.saves ?? 200, json: arguments.json)

@@ -1,0 +1,58 @@
+#if canImport(WebKit)
+import Foundation
+import WebKit
+import WebCMPBridge
+
+/// Serves a ``FallbackPage`` to a `WKWebView` under its own origin (`scheme://host`). Every decision — which path is
+/// served, what is refused — is the core's ``FallbackPage/response(for:)``; a refused request fails with
+/// `NSURLErrorFileDoesNotExist`.
+///
+/// A scheme handler must be set on the `WKWebViewConfiguration` **before** the `WKWebView` is created:
+/// use ``WKCMPWebView/init(fallback:configuration:)`` or ``WebKit/WKWebViewConfiguration/registerFallback(_:)``.
+@MainActor
+public final class FallbackSchemeHandler: NSObject, WKURLSchemeHandler {
+    /// The page served.
+    public let page: FallbackPage
+
+    /// Creates a handler for `page`.
+    public init(page: FallbackPage) {
+        self.page = page
+    }
+
+    public func webView(_ webView: WKWebView, start urlSchemeTask: any WKURLSchemeTask) {
+        switch page.response(for: urlSchemeTask.request.url) {
+        case .success(let response):
+            let urlResponse = URLResponse(
+                url: response.url, mimeType: response.mimeType, expectedContentLength: response.data.count,
+                textEncodingName: response.textEncodingName)
+            urlSchemeTask.didReceive(urlResponse)
+            urlSchemeTask.didReceive(response.data)
+            urlSchemeTask.didFinish()
+        case .failure(let refusal):
+            urlSchemeTask.didFailWithError(NSError(
+                domain: NSURLErrorDomain, code: NSURLErrorFileDoesNotExist,
+                userInfo: [NSLocalizedDescriptionKey: refusal.description]))
+        }
+    }
+
+    public func webView(_ webView: WKWebView, stop urlSchemeTask: any WKURLSchemeTask) {
+        // Every response is delivered synchronously in start: there is nothing to stop.
+    }
+}
+
+extension WKWebViewConfiguration {
+    /// Serves `page` from its scheme in web views created with this configuration afterwards.
+    public func registerFallback(_ page: FallbackPage) {
+        setURLSchemeHandler(FallbackSchemeHandler(page: page), forURLScheme: page.scheme)
+    }
+}
+
+extension WKCMPWebView {
+    /// Creates a web view that serves `fallback` (when not `nil`) from its scheme, so that a bridge configured with
+    /// ``BridgeConfiguration/fallback`` can show it when the hosted page fails.
+    public convenience init(fallback: FallbackPage?, configuration: WKWebViewConfiguration = WKWebViewConfiguration()) {
+        if let fallback { configuration.registerFallback(fallback) }
+        self.init(configuration: configuration)
+    }
+}
+#endif

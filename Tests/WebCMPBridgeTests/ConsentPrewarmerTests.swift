@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import WebCMPBridge
+
+@MainActor
+@Suite struct ConsentPrewarmerTests {
+    let clock = ManualScheduler()
+    let configuration = BridgeConfiguration(
+        cmpURL: URL(string: "https://cmp.example.com/app/index.html")!, dialect: .gravito, readyTimeout: 600)
+
+    func make(_ released: @escaping @MainActor (FakeWebView) -> Void = { _ in }) -> ConsentPrewarmer<FakeWebView> {
+        ConsentPrewarmer<FakeWebView>(idleTimeout: 60, scheduler: clock.scheduler, release: released)
+    }
+
+    @Test func prewarmsOnceAndHandsTheReadyPageOverWithoutANewLoad() throws {
+        let prewarmer = make()
+        let store = ConsentStore.inMemory()
+        #expect(prewarmer.prewarm(configuration: configuration, store: store) { FakeWebView() })
+        #expect(prewarmer.prewarm(configuration: configuration, store: store) { FakeWebView() })
+        #expect(prewarmer.createdCount == 1)
+        let webView = try #require(prewarmer.take()).webView
+        #expect(!prewarmer.isPrewarmed)
+        #expect(prewarmer.take() == nil)
+        #expect(webView.loadedURLs.count == 1)
+
+        // A second prewarm after a take creates a new one; the page becomes ready off-screen.
+        #expect(prewarmer.prewarm(configuration: configuration, store: store) { FakeWebView() })
+        #expect(prewarmer.createdCount == 2)
+        let held = try #require(prewarmer.take())
+        held.webView.post("jsHandler", .object(["type": .string("CMP-loaded")]))
+        #expect(held.bridge.state == .ready)
+        #expect(held.bridge.eventLog.first == .uiReady(.gravito))
+        #expect(held.eventsBeforePresentation.isEmpty)   // taken before it became ready
+        // Presenting runs the same bridge: no new load, no second web view.
+        held.webView.post("jsHandler", .object([
+            "type": .string("save"), "tcstring": .string(TestStrings.acceptAll),
+        ]))
+        #expect(held.webView.loadedURLs.count == 1)
+        #expect(store.record() != nil)
+    }
+
+    @Test func doesNothingWhenStoredConsentIsGood() {
+        let store = ConsentStore.inMemory()
+        let harness = BridgeHarness(store: store)
+        harness.webView.post("jsHandler", .object([
+            "type": .string("save"), "tcstring": .string(TestStrings.acceptAll),
+        ]))
+        let prewarmer = make()
+        #expect(!prewarmer.prewarm(configuration: configuration, store: store) { FakeWebView() })
+        #expect(prewarmer.createdCount == 0)
+    }
+
+    @Test func releasesOnMemoryWarningAndAfterTheIdleTime() async throws {
+        var released: [FakeWebView] = []
+        let prewarmer = make { released.append($0) }
+        let store = ConsentStore.inMemory()
+        prewarmer.prewarm(configuration: configuration, store: store) { FakeWebView() }
+        prewarmer.didReceiveMemoryWarning()
+        #expect(!prewarmer.isPrewarmed)
+        #expect(released.count == 1)
+        #expect(released.first?.handlers.isEmpty == true)   // the bridge was invalidated
+
+        prewarmer.prewarm(configuration: configuration, store: store) { FakeWebView() }
+        clock.advance(by: 59)
+        #expect(prewarmer.isPrewarmed)
+        clock.advance(by: 1)
+        #expect(!prewarmer.isPrewarmed)
+        #expect(released.count == 2)
+
+        // Taken views are never released by the prewarmer; its idle timer is cancelled.
+        prewarmer.prewarm(configuration: configuration, store: store) { FakeWebView() }
+        let taken = try #require(prewarmer.take())
+        clock.advance(by: 120)
+        prewarmer.didReceiveMemoryWarning()
+        #expect(released.count == 2)
+        #expect(!released.contains { $0 === taken.webView })
+    }
+
+    @Test func aRunThatEndsOffScreenIsReleased() {
+        var released = 0
+        let prewarmer = make { _ in released += 1 }
+        prewarmer.prewarm(configuration: configuration, store: .inMemory()) { FakeWebView() }
+        clock.advance(by: 601)   // the ready timeout: the run ends before it was presented
+        #expect(!prewarmer.isPrewarmed)
+        #expect(released == 1)
+    }
+
+    @Test func handsOverWhatHappenedOffScreen() throws {
+        var fallback = configuration
+        fallback.fallback = try FallbackPage(files: ["index.html": FallbackPage.File(contents: Data())])
+        let prewarmer = make()
+        var view: FakeWebView?
+        prewarmer.prewarm(configuration: fallback, store: .inMemory()) {
+            view = FakeWebView()
+            return view!
+        }
+        view?.eventHandler?(.didFailLoading(nil, description: "offline"))
+        view?.post("jsHandler", .object(["type": .string("CMP-loaded")]), origin: "webcmp-fallback://app")
+        #expect(prewarmer.isReady)
+        let taken = try #require(prewarmer.take())
+        #expect(taken.bridge.delegate == nil)
+        #expect(taken.eventsBeforePresentation.count == 2)
+        #expect(taken.eventsBeforePresentation.last == .uiReady(.gravito))
+        #expect(taken.webView.loadedURLs.count == 2)
+    }
+
+    @Test func doesNotRetainWhatItReleased() {
+        weak var weakBridge: ConsentBridge?
+        weak var weakView: FakeWebView?
+        let prewarmer = make()
+        prewarmer.prewarm(configuration: configuration, store: .inMemory()) {
+            let view = FakeWebView()
+            weakView = view
+            return view
+        }
+        weakBridge = prewarmer.take()?.bridge
+        prewarmer.prewarm(configuration: configuration, store: .inMemory()) { FakeWebView() }
+        prewarmer.releasePrewarmed()
+        #expect(weakBridge == nil)
+        #expect(weakView == nil)
+    }
+}
