@@ -262,7 +262,12 @@ func checkCommand(_ arguments: Arguments) -> Int32 {
         second.bridge.invalidate()
         second.view.close()
     }
-    if saved != nil { rows.append(settingsRow(arguments, url: url, store: store)) }
+    if saved != nil {
+        // With --fallback and no hosted URL, settings mode is checked on the fallback page served from its scheme.
+        var settings = arguments
+        let settingsURL = fallbackRestoreURL(&settings) ?? url
+        rows.append(settingsRow(settings, url: settingsURL, store: store))
+    }
     rows += fallbackRows(arguments, log: events, store: store)
     let keys = store.keysJSON().objectValue ?? [:]
     rows.append(("IAB keys written", arguments.clicks.isEmpty ? nil : !keys.isEmpty, "\(keys.count) keys"))
