@@ -9,7 +9,7 @@ struct ContentView: View {
         NavigationStack {
             List {
                 Section("Consent") {
-                    Button("Privacy settings") { consent.isPresented = true }
+                    Button("Privacy settings") { consent.openPrivacySettings() }
                     Text(consent.lastEvent.isEmpty ? "No event yet" : consent.lastEvent)
                         .font(.footnote).foregroundStyle(.secondary)
                 }

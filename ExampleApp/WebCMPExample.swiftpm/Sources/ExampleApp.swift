@@ -20,6 +20,8 @@ final class ConsentModel: ObservableObject {
     /// (`python3 -m http.server 8000 --directory SampleHost` in the repository), reachable from the simulator.
     @AppStorage("cmpURL") var cmpURL = "http://localhost:8000/index.html?platform=ios&dialect=gravito"
     @Published var isPresented = false
+    /// `.settings` while "Privacy settings" is open (the CMP reopens with the stored consent).
+    @Published private(set) var mode: ConsentUIMode = .consent
     @Published private(set) var lastEvent = ""
     @Published private(set) var keys: [(String, String)] = []
     let store = ConsentStore.userDefaults()
@@ -38,6 +40,7 @@ final class ConsentModel: ObservableObject {
         let url = URL(string: cmpURL) ?? URL(string: "http://localhost:8000/index.html")!
         var configuration = BridgeConfiguration(cmpURL: url, dialect: nil)
         configuration.cmpSDKID = 300
+        configuration.mode = mode
         // Offline (or the Mac's server is not running): SampleHost from the app bundle, under webcmp-fallback://app.
         configuration.fallback = Self.fallbackPage
         // To chain App Tracking Transparency: add NSUserTrackingUsageDescription to the app's Info.plist, then
@@ -60,6 +63,12 @@ final class ConsentModel: ObservableObject {
         return try? FallbackPage(files: ["index.html": file])
     }()
 
+    /// "Privacy settings": the CMP with the stored consent, open until the user acts.
+    func openPrivacySettings() {
+        mode = .settings
+        isPresented = true
+    }
+
     func handle(_ event: ConsentBridgeEvent) {
         lastEvent = String(describing: event)
         if case .consentReady = event { refreshKeys() }
@@ -68,6 +77,7 @@ final class ConsentModel: ObservableObject {
     func finished(_ outcome: ConsentOutcome) {
         lastEvent = "finished: \(outcome.finishReason.map(\.rawValue) ?? "cancelled")"
             + (outcome.trackingAuthorization.map { ", tracking \($0.rawValue)" } ?? "")
+        mode = .consent
         refreshKeys()
     }
 

@@ -1,12 +1,5 @@
 import Foundation
 
-/// Receives a ``ConsentBridge``'s events.
-@MainActor
-public protocol ConsentBridgeDelegate: AnyObject {
-    /// Called for every event, in order.
-    func bridge(_ bridge: ConsentBridge, didReceive event: ConsentBridgeEvent)
-}
-
 /// Connects a hosted CMP page in a web view to the app: validates what the page posts, answers it, stores consent
 /// as the IAB in-app keys (through ``ConsentCommit``), and reports events.
 ///
@@ -20,26 +13,12 @@ public protocol ConsentBridgeDelegate: AnyObject {
 /// Tracking Transparency is requested once the UI is gone and the app is active, and the bridge invalidates itself
 /// (removing its handlers and scripts and finishing its event streams). Dialect rules: ``DialectDetection``.
 ///
-/// Readiness: a ready message (Gravito `CMP-loaded`/`start`, the TCF forwarder's `ready` once the page's `__tcfapi`
-/// answers), a UI-shown event or a save. Onesecondbefore pages have no ready message: with that dialect configured,
+/// Readiness: a ready message (Gravito `CMP-loaded`/`start`; the forwarder's `ready` once the page's `__tcfapi` or
+/// `__gpp` answers `ping` as loaded), a UI-shown event or a save. Onesecondbefore pages have no ready message: with that dialect configured,
 /// the finished main-frame load counts as ready. In automatic mode a load alone never counts: a page whose CMP never
 /// speaks ends in a ``ConsentBridgeError/timeout(seconds:)``.
 @MainActor
 public final class ConsentBridge {
-    /// Where the bridge is in its life.
-    public enum State: Sendable, Hashable {
-        /// Created, not started.
-        case idle
-        /// The page is loading; waiting for it to become ready.
-        case loading
-        /// The page is ready.
-        case ready
-        /// The UI is finished; nothing more is stored.
-        case finished(UIFinishReason)
-        /// Handlers and scripts are removed and the event streams finished.
-        case invalidated
-    }
-
     /// The configuration.
     public let configuration: BridgeConfiguration
     /// The consent store.
@@ -56,28 +35,28 @@ public final class ConsentBridge {
     /// How many events ``eventLog`` keeps; older ones are dropped so that a long-lived page cannot grow memory.
     package static let eventLogCapacity = 256
 
-    private let scheduler: BridgeScheduler
-    private let trackingAuthorizer: TrackingAuthorizer
+    let scheduler: BridgeScheduler
+    let trackingAuthorizer: TrackingAuthorizer
     private let decoder: CMPMessageDecoder
     private var detection: DialectDetection
     private weak var webView: (any CMPWebView)?
     private var timeout: ScheduledWork?
     private var pendingFinish: ScheduledWork?
-    private var configVersion: String?
+    var configVersion: String?
     var pageGPP: (string: String, sections: [Int]?)?
     var pageUSPrivacy: String?
     var gppProgress = GPPUIProgress()
     var lastPayload: ConsentPayload?
     private var announcedReady = false
     private var openedSettings = false
-    private var userChose = false
+    var userChose = false
     /// Why consent was needed when the bridge was created (`nil`: the stored consent was good).
     let renewalReason: ConsentRenewalReason?
     /// Whether the web view shows (or loads) the app's fallback page instead of the hosted one.
     var showingFallback = false
-    private var trackingPending = false
-    private var isPresented = false
-    private var presentationWaiters: [CheckedContinuation<Void, Never>] = []
+    var trackingPending = false
+    var isPresented = false
+    var presentationWaiters: [CheckedContinuation<Void, Never>] = []
     private var continuations: [UUID: AsyncStream<ConsentBridgeEvent>.Continuation] = [:]
 
     /// Creates a bridge.
@@ -100,20 +79,6 @@ public final class ConsentBridge {
             store: store, expiry: configuration.expiry, now: scheduler.now(), migration: configuration.migration)
     }
 
-    /// Why consent has to be asked for at `now`, or `nil` when stored consent is still good. Creates no web view:
-    /// call it at every launch to decide whether to show the CMP.
-    ///
-    /// When nothing is stored yet it first adopts a previous CMP SDK's consent (``ConsentStore/migrateIfNeeded(_:now:)``,
-    /// once per store; `migration: .disabled` turns that off). With a record stored that costs nothing extra.
-    public nonisolated static func needsConsentUI(
-        store: ConsentStore, expiry: ConsentExpiryPolicy = ConsentExpiryPolicy(), now: Date = Date(),
-        migration: ConsentMigration = .default
-    ) -> ConsentRenewalReason? {
-        var record = store.record(includingNonTCFData: false)
-        if record == nil { record = store.migrateIfNeeded(migration, now: now) }
-        return expiry.renewalReason(for: record, now: now)
-    }
-
     /// A new stream of this bridge's events from now on. It finishes when the bridge is invalidated.
     public func events() -> AsyncStream<ConsentBridgeEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: ConsentBridgeEvent.self)
@@ -125,15 +90,6 @@ public final class ConsentBridge {
         continuations[id] = continuation
         continuation.onTermination = { [weak self] _ in Task { @MainActor in self?.continuations[id] = nil } }
         return stream
-    }
-
-    /// Whether the user may dismiss the UI with the system gesture now (``BridgeConfiguration/interactiveDismissal``).
-    public var allowsInteractiveDismissal: Bool {
-        switch configuration.interactiveDismissal {
-        case .always: return true
-        case .never: return false
-        case .afterChoice: return userChose || renewalReason.isNilOrRetry || !isActive
-        }
     }
 
     // MARK: Lifecycle
@@ -174,21 +130,6 @@ public final class ConsentBridge {
         return outcome
     }
 
-    /// Tells the bridge that a UI now shows its web view. Tracking is then requested only after ``endPresentation()``.
-    public func beginPresentation() {
-        isPresented = true
-    }
-
-    /// Tells the bridge that its UI is gone. When the UI was dismissed before the page finished (the user swiped it
-    /// away), the run ends with ``UIFinishReason/dismissedByUser``; a pending tracking request then proceeds.
-    public func endPresentation() {
-        isPresented = false
-        if isActive { finish(.dismissedByUser) }
-        let waiters = presentationWaiters
-        presentationWaiters.removeAll()
-        for waiter in waiters { waiter.resume() }
-    }
-
     /// Stops everything: cancels the timeout, removes the handlers and user scripts, and finishes the event streams.
     /// Messages that arrive afterwards are ignored.
     public func invalidate() {
@@ -210,13 +151,7 @@ public final class ConsentBridge {
         endPresentation()
     }
 
-    /// What the web view does with a navigation of the CMP page (``NavigationPolicy``): the page stays unless the user
-    /// follows a link away from it, which opens outside the consent UI.
-    public func decidePolicy(for request: NavigationRequest) -> NavigationDecision {
-        NavigationPolicy.decide(request, allowedOrigins: allowedOrigins, externalLinks: configuration.externalLinks)
-    }
-
-    private var isActive: Bool { state == .loading || state == .ready }
+    var isActive: Bool { state == .loading || state == .ready }
 
     /// Loads `url` (default: the hosted page) and (re)starts the ready timeout.
     func load(_ url: URL? = nil) {
@@ -235,7 +170,7 @@ public final class ConsentBridge {
 
     /// Ends the UI: nothing is stored afterwards. Then, once the UI is gone and the app is active, a pending tracking
     /// request is made, and the bridge invalidates itself.
-    private func finish(_ reason: UIFinishReason) {
+    func finish(_ reason: UIFinishReason) {
         guard isActive else { return }
         state = .finished(reason)
         timeout?.cancel()
@@ -347,49 +282,6 @@ public final class ConsentBridge {
             }
         case .close:
             finish(.closed)
-        }
-    }
-
-    // MARK: Saving
-
-    /// Commits and stores `payload`; `false` when it was refused (the error is reported, nothing is written).
-    @discardableResult
-    func save(_ payload: ConsentPayload, dialect messageDialect: CMPDialect) -> Bool {
-        let commit: ConsentCommit
-        do {
-            commit = try ConsentCommit(
-                payload: payload, pageGPP: pageGPP, pageUSPrivacy: pageUSPrivacy, previous: store.record(),
-                rules: configuration.commitRules(
-                    dialect: messageDialect, pageConfigVersion: configVersion, source: commitSource),
-                now: scheduler.now())
-        } catch {
-            report(.error(ConsentBridgeError(error)))
-            return false
-        }
-        if payload.origin == .userAction { report(.userAction(isRejectAll: payload.isRejectAll)) }
-        do {
-            try store.apply(commit.keys, record: commit.record)
-        } catch {
-            report(.error(.storageFailed(error)))
-            return false
-        }
-        lastPayload = payload
-        if payload.origin == .userAction { userChose = true }
-        for diagnostic in commit.diagnostics { report(.diagnostic(diagnostic)) }
-        report(.consentReady(commit.summary))
-        if let decoded = commit.summary.decoded, !trackingPending {
-            trackingPending = configuration.tracking.shouldRequestAfterConsent(
-                purposeConsents: decoded.purposeConsents, status: trackingAuthorizer.status(),
-                alreadyRequestedForThisConsent: false)
-        }
-        return true
-    }
-
-    private func requestTracking() async {
-        do {
-            report(.trackingAuthorization(try await trackingAuthorizer.request()))
-        } catch {
-            report(.error(.trackingAuthorizationFailed(error)))
         }
     }
 

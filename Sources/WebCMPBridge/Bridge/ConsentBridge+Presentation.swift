@@ -1,0 +1,34 @@
+/// The UI around the bridge: swipe-to-dismiss, the presentation's end, and App Tracking Transparency after it.
+extension ConsentBridge {
+    /// Whether the user may dismiss the UI with the system gesture now (``BridgeConfiguration/interactiveDismissal``).
+    public var allowsInteractiveDismissal: Bool {
+        switch configuration.interactiveDismissal {
+        case .always: return true
+        case .never: return false
+        case .afterChoice: return userChose || renewalReason.isNilOrRetry || !isActive
+        }
+    }
+
+    /// Tells the bridge that a UI now shows its web view. Tracking is then requested only after ``endPresentation()``.
+    public func beginPresentation() {
+        isPresented = true
+    }
+
+    /// Tells the bridge that its UI is gone. When the UI was dismissed before the page finished (the user swiped it
+    /// away), the run ends with ``UIFinishReason/dismissedByUser``; a pending tracking request then proceeds.
+    public func endPresentation() {
+        isPresented = false
+        if isActive { finish(.dismissedByUser) }
+        let waiters = presentationWaiters
+        presentationWaiters.removeAll()
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func requestTracking() async {
+        do {
+            report(.trackingAuthorization(try await trackingAuthorizer.request()))
+        } catch {
+            report(.error(.trackingAuthorizationFailed(error)))
+        }
+    }
+}
