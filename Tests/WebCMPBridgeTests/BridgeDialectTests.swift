@@ -229,3 +229,30 @@ import Testing
         #expect(reported.store.iabKeys()["IABTCF_CmpSdkVersion"] == .int(7))
     }
 }
+
+@MainActor
+@Suite struct AutomaticDetectionReadinessTests {
+    /// A TCF or GPP CMP that shows its UI is ready, even before any consent (a reopened page, a first layer).
+    @Test func theCMPShowingItsUIFixesTheGenericDialect() {
+        let harness = BridgeHarness(dialect: nil)
+        harness.webView.post("webcmpTCF", .object(["type": .string("ready")]))
+        #expect(!harness.events.contains(.uiReady(.tcf)))  // a ready forwarder alone proves nothing about the dialect
+        harness.webView.post("webcmpTCF", .object(["type": .string("tcf"), "eventStatus": .string("cmpuishown")]))
+        #expect(harness.events.contains(.uiReady(.tcf)))
+        // An app protocol still takes over afterwards (its ready message injects the record).
+        harness.webView.post("jsHandler", .object(["type": .string("CMP-loaded")]))
+        #expect(harness.bridge.dialect == .gravito)
+        #expect(harness.webView.evaluated.count == 1)
+    }
+
+    /// A GPP CMP that follows the spec keeps `signalStatus: not ready` while its UI is up.
+    @Test func aGPPCMPShowingItsUIIsReady() {
+        let harness = BridgeHarness(dialect: nil)
+        harness.webView.post("webcmpTCF", .object([
+            "type": .string("gpp"), "eventName": .string("cmpDisplayStatus"), "signalStatus": .string("not ready"),
+            "cmpDisplayStatus": .string("visible"),
+        ]))
+        #expect(harness.events == [.uiReady(.tcf)])
+        #expect(harness.store.record() == nil)
+    }
+}

@@ -257,7 +257,7 @@ public final class ConsentBridge {
         } catch {
             return report(.error(.invalidMessage(handler: handler, error)))
         }
-        switch detection.classify(messageDialect, isConsent: cmpMessage.carriesConsent) {
+        switch detection.classify(messageDialect, isConsent: cmpMessage.fixesGenericDialect) {
         case .accept: break
         case .ignore: return
         case .reject(let expected): return report(.error(.unexpectedDialect(handler: handler, expected: expected)))

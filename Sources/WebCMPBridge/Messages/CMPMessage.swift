@@ -20,12 +20,16 @@ enum CMPMessage: Sendable, Hashable {
 }
 
 extension CMPMessage {
-    /// Whether this message carries consent (a save, or a GPP signal with a string that is not being updated).
-    var carriesConsent: Bool {
+    /// Whether this message fixes the generic TCF dialect in automatic detection (``DialectDetection``): it carries
+    /// consent (a save, a GPP string), or the page's CMP shows its UI (`cmpuishown`, GPP `cmpDisplayStatus: visible`).
+    /// A bare ready message does not: pages that speak an app protocol run `__tcfapi` too. A GPP CMP that follows the
+    /// spec keeps `signalStatus: not ready` while its UI is up, so without the UI signal a GPP-only page reopened for
+    /// "Privacy settings" would never be announced ready.
+    var fixesGenericDialect: Bool {
         switch self {
-        case .save: return true
-        case .gpp(let signal): return signal.mayCarryConsent
-        case .ready, .uiShown, .configurationLoaded, .close, .usPrivacy: return false
+        case .save, .uiShown: return true
+        case .gpp(let signal): return signal.mayCarryConsent || signal.displayStatus == .visible
+        case .ready, .configurationLoaded, .close, .usPrivacy: return false
         }
     }
 }
