@@ -237,3 +237,102 @@ def test_phone_screenshots(browser, server):
     assert browser.execute_script("return document.documentElement.scrollWidth <= 320")
     browser.save_screenshot(str(SHOTS / "layer2-320.png"))
     browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+
+
+# ---- mode=us: the GPP-only US CMP ------------------------------------------------------------------------------------
+
+US_LISTEN = """
+var done = arguments[0];
+var seen = [];
+var wait = function () {
+  window.__gpp('ping', function (p) {
+    if (p.cmpStatus !== 'loaded' || p.cmpDisplayStatus !== 'visible') { setTimeout(wait, 20); return; }
+    window.__usEvents = [];
+    window.__gpp('addEventListener', function (e) { window.__usEvents.push([e.eventName, e.data, e.pingData.signalStatus]); });
+    done(p);
+  });
+};
+wait();
+"""
+
+
+def inspect_gpp(gpp, usp):
+    result = subprocess.run([str(WEBCMP), "inspect", "--json", "--gpp", gpp, "--gpp-sid", "7", "--usp", usp],
+                            capture_output=True, text=True, check=True)
+    return json.loads(result.stdout)
+
+
+def us_choice(browser, server, clicks, query="mode=us"):
+    browser.get(server + "?" + query)
+    first = browser.execute_async_script(US_LISTEN)
+    for control in clicks:
+        click(browser, control)
+    ping = browser.execute_async_script("var done = arguments[0]; window.__gpp('ping', function (p) { done(p); });")
+    usp = browser.execute_async_script(
+        "var done = arguments[0]; window.__uspapi('getUSPData', 1, function (d, ok) { done([d, ok]); });")
+    return first, ping, usp, browser.execute_script("return window.__usEvents")
+
+
+def test_us_mode_is_a_gpp_only_cmp_with_the_spec_event_order(browser, server):
+    first, ping, usp, events = us_choice(browser, server, ["us-opt-out", "us-save"])
+    assert browser.execute_script("return typeof window.__tcfapi") == "undefined"
+    assert browser.execute_script("return window.__posted") == []            # no app protocol in this mode
+    assert first["signalStatus"] == "not ready" and first["gppString"] == "DBAA" and first["sectionList"] == []
+    # GPP CMP API v1.1, "Event Order Example 1": hidden, sectionChange, then signalStatus ready.
+    assert events == [["listenerRegistered", True, "not ready"], ["cmpDisplayStatus", "hidden", "not ready"],
+                      ["sectionChange", "usnat", "not ready"], ["signalStatus", "ready", "ready"]]
+    assert ping["signalStatus"] == "ready" and ping["sectionList"] == [7] and ping["applicableSections"] == [7]
+    assert ping["gppString"].startswith("DBABLA~")
+    assert usp == [{"version": 1, "uspString": "1YYN"}, True]
+    keys = inspect_gpp(ping["gppString"], usp[0]["uspString"])
+    assert keys["IABGPP_HDR_GppString"] == ping["gppString"]
+    assert keys["IABGPP_7_String"] == ping["gppString"].split("~")[1]
+    assert keys["IABGPP_USNAT_Version"] == 2
+    for name in ["SaleOptOut", "SharingOptOut", "TargetedAdvertisingOptOut", "SaleOptOutNotice", "SharingOptOutNotice",
+                 "SharingNotice", "TargetedAdvertisingOptOutNotice"]:
+        assert keys["IABGPP_USNAT_" + name] == 1, name
+    assert keys["IABGPP_USNAT_MspaCoveredTransaction"] == 2
+    assert keys["IABUSPrivacy_String"] == "1YYN"
+    assert not [key for key in keys if key.startswith("IABTCF_")]
+    has = browser.execute_async_script("var done = arguments[0]; window.__gpp('hasSection', function (d) { done(d); }, 'usnat');")
+    section = browser.execute_async_script("var done = arguments[0]; window.__gpp('getSection', function (d) { done(d); }, 'usnat');")
+    assert has is True and section["SaleOptOut"] == 1
+
+
+def test_us_mode_accept_and_version_1(browser, server):
+    _, ping, usp, _ = us_choice(browser, server, ["us-opt-out", "us-accept"])   # Accept clears the toggle
+    keys = inspect_gpp(ping["gppString"], usp[0]["uspString"])
+    assert keys["IABGPP_USNAT_SaleOptOut"] == 2 and keys["IABGPP_USNAT_SharingOptOut"] == 2
+    assert usp[0]["uspString"] == "1YNN"
+    _, ping, usp, _ = us_choice(browser, server, ["us-opt-out", "us-save"], "mode=us&usnatVersion=1")
+    keys = inspect_gpp(ping["gppString"], usp[0]["uspString"])
+    assert keys["IABGPP_USNAT_Version"] == 1 and keys["IABGPP_USNAT_SaleOptOut"] == 1
+    assert keys["IABGPP_USNAT_SensitiveDataProcessing"] == "_".join(["0"] * 12)
+
+
+def test_us_mode_encoder_matches_the_reference_encoder(browser, server):
+    # Outputs of the IAB reference encoder iabgpp-es (see Tests/WebCMPBridgeTests/GPPUSSectionTests.swift); "DBACNYA"
+    # (sections 2 and 6) is the header of the example string in the GPP "Consent String Specification".
+    browser.get(server + "?mode=us")
+    full = {"Version": 2, "SaleOptOut": 1, "SharingOptOut": 1, "TargetedAdvertisingOptOut": 1, "PersonalDataConsents": 1,
+            "SensitiveDataProcessing": [2, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 0, 2],
+            "KnownChildSensitiveDataConsents": [2, 1, 0], "MspaCoveredTransaction": 1, "MspaOptOutOptionMode": 1,
+            "MspaServiceProviderMode": 2}
+    for name in ["SharingNotice", "SaleOptOutNotice", "SharingOptOutNotice", "TargetedAdvertisingOptOutNotice",
+                 "SensitiveDataProcessingOptOutNotice", "SensitiveDataLimitUseNotice"]:
+        full[name] = 1
+    v1 = {"Version": 1, "SensitiveDataProcessing": [1] * 12, "KnownChildSensitiveDataConsents": [1, 1],
+          "MspaCoveredTransaction": 1}
+    encoded = browser.execute_script(
+        "var h = window.__sampleHostUS; return [h.encodeUsnat(arguments[0], true), h.encodeUsnat(arguments[1], false),"
+        " h.encodeHeader([7]), h.encodeHeader([2, 6])];", full, v1)
+    assert encoded == ["CVVVkkkkkpFY.YA", "BAAAVVVVUQA.QA", "DBABLA", "DBACNYA"]
+
+
+def test_us_mode_screenshot(browser, server):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    browser.get(server + "?mode=us")
+    browser.execute_async_script(US_LISTEN)
+    assert browser.execute_script("return document.getElementById('layer1').hidden && !document.getElementById('us-layer').hidden")
+    assert browser.execute_script("return document.documentElement.scrollWidth <= 390")
+    browser.save_screenshot(str(SHOTS / "us-layer.png"))

@@ -15,6 +15,9 @@ import Foundation
 ///   IAB CMP API v2.2 `TCData` and `PingReturn` shapes, installed only when the page has no `__tcfapi` of its own.
 /// - **A `__gpp` stub** (`ping`, `addEventListener`, `removeEventListener`, `hasSection`, `getSection`) with the
 ///   stored GPP string, likewise only when the page has none.
+/// - **A native-backed `__uspapi`** (USP API v1.0 `getUSPData`: `{version: 1, uspString}`) with the stored US Privacy
+///   string (`IABUSPrivacy_String`), likewise only when the page has none; without a stored string it answers
+///   `(null, false)` ("no uspData object could be returned") rather than `1---`, which would claim it does not apply.
 ///
 /// Idempotent: the script keeps one state object per page (`window.__webcmpSharing`); running it again, or running
 /// ``updateScript(record:keys:)`` after consent changed, replaces the data and notifies `__tcfapi` listeners, and
@@ -23,7 +26,8 @@ import Foundation
 /// (still marked with ``scriptMarker``), see ``CMPScripts/resourceFailures``.
 ///
 /// Spec: TCF "Consent Management Platform API" v2.2, "What required API commands must a CMP support?",
-/// "TCData", "PingReturn"; GPP "CMP API Specification" v1.1, "Required API Commands".
+/// "TCData", "PingReturn"; GPP "CMP API Specification" v1.1, "Required API Commands"; US Privacy "USP API" v1.0,
+/// "getUSPData".
 public enum ConsentSharing {
     /// A stable marker contained in every script this type builds, so platform adapters can find and replace them.
     public static let scriptMarker = "/* webcmpbridge-sharing */"

@@ -225,8 +225,11 @@ func checkCommand(_ arguments: Arguments) -> Int32 {
     rows.append(("messages valid", errors.isEmpty, errors.isEmpty ? "no rejected messages"
         : errors.compactMap { $0["code"]?.stringValue }.joined(separator: ", ")))
     let saved = events.first { $0["type"] == .string("consentReady") }
+    let gppOnlySave = saved.map { $0["tcString"] == .null && $0["gppString"]?.stringValue != nil } ?? false
     if arguments.clicks.isEmpty {
         rows.append(("save produces a decodable TC string", nil, "not checked (no --click given)"))
+    } else if gppOnlySave {
+        rows.append(("save produces a decodable TC string", nil, "GPP-only save (no TC string)"))
     } else {
         rows.append(("save produces a decodable TC string", saved != nil,
                      saved?["tcString"]?.stringValue.map { String($0.prefix(40)) + "…" } ?? "no valid save"))
@@ -235,7 +238,9 @@ func checkCommand(_ arguments: Arguments) -> Int32 {
         new Promise(function (r) { if (typeof __tcfapi !== 'function') { r(null); return; }
           var t = setTimeout(function () { r(null); }, 1000); __tcfapi('ping', 2, function (p) { clearTimeout(t); r(p || null); }); })
         """)
-    rows.append(("__tcfapi answers ping", (tcfapi ?? .null) != .null, (tcfapi ?? .null) == .null ? "absent" : "cmpId \(tcfapi?["cmpId"].map(JavaScriptLiteral.expression) ?? "?")"))
+    let tcfapiAbsent = (tcfapi ?? .null) == .null
+    rows.append(("__tcfapi answers ping", tcfapiAbsent && gppOnlySave ? nil : !tcfapiAbsent,
+                 tcfapiAbsent ? (gppOnlySave ? "absent (a GPP-only CMP)" : "absent") : "cmpId \(tcfapi?["cmpId"].map(JavaScriptLiteral.expression) ?? "?")"))
     let gpp = first.evaluate("""
         new Promise(function (r) { if (typeof __gpp !== 'function') { r(null); return; }
           var t = setTimeout(function () { r(null); }, 1000); __gpp('ping', function (p) { clearTimeout(t); r(p || null); }); })

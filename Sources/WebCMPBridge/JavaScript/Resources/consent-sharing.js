@@ -113,4 +113,17 @@
     };
     nativeGPP = window.__gpp;
   }
+
+  // IAB "USP API" v1.0: getUSPData answers {version: 1, uspString} from the stored US Privacy string; without one
+  // no uspData object can be returned, so success is false (the spec's "1---" would claim US Privacy does not apply).
+  if (typeof window.__uspapi !== 'function') {
+    window.__uspapi = function (command, version, callback) {
+      if (typeof callback !== 'function') { return; }
+      if (command === 'getUSPData' && typeof state.uspString === 'string' && state.uspString) {
+        callback({ version: 1, uspString: state.uspString }, true);
+      } else {
+        callback(null, false);
+      }
+    };
+  }
 })
