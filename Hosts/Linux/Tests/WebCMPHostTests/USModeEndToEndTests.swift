@@ -57,13 +57,10 @@ import WebCMPBridge
         #expect(Self.row(usReport, "__tcfapi answers ping")?.hasPrefix("  ----") == true, "\(usReport)")
         #expect(Self.row(usReport, "save produces a decodable TC string")?.hasSuffix("GPP-only save (no TC string)") == true,
                 "\(usReport)")
-        // Known issue: in automatic detection a spec-conformant GPP CMP keeps `signalStatus: not ready` while its UI is
-        // shown ("Event Order Example 1"), and only a consent-carrying signal fixes the generic dialect, so the
-        // reopened page (stored consent, settings mode) never reports `uiReady` before the user acts.
-        withKnownIssue("automatic detection announces no uiReady for a GPP CMP that is not ready until the user acts") {
-            #expect(Self.row(usReport, "privacy settings on demand")?.hasPrefix("  PASS") == true, "\(usReport)")
-            #expect(usStatus == 0, "\(usReport)")
-        }
+        // A spec-conformant GPP CMP keeps `signalStatus: not ready` while its UI is shown ("Event Order Example 1"):
+        // its `cmpDisplayStatus: visible` is what makes the reopened page ready in automatic detection.
+        #expect(Self.row(usReport, "privacy settings on demand")?.hasPrefix("  PASS") == true, "\(usReport)")
+        #expect(usStatus == 0, "\(usReport)")
     }
 
     /// A content page without a CMP gets the native-backed `__uspapi` with the stored US Privacy string; a page
