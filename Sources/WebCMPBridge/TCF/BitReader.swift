@@ -22,8 +22,35 @@ struct BitReader {
     @inline(__always)
     mutating func read(_ count: Int, _ field: @autoclosure () -> String) throws(TCStringError) -> UInt64 {
         guard count <= remaining else { throw truncated(field()) }
+        let value = bits(count)
+        position += count
+        return value
+    }
+
+    /// The `count` (0…64) bits at `position`, big-endian. Requires `position + count <= limit`, and `limit` is at
+    /// most `bytes.count * 8` (a decoded segment's last byte holds its last bits).
+    ///
+    /// Where eight bytes follow `position`'s byte, one unaligned big-endian load (and a ninth byte when the field
+    /// crosses it) replaces the byte-by-byte loop. Both reads are bounds-checked against `bytes`.
+    @inline(__always)
+    private func bits(_ count: Int) -> UInt64 {
+        guard count > 0 else { return 0 }
+        let byteIndex = position &>> 3
+        let shift = position & 7
+        if byteIndex <= bytes.count &- 8 {
+            var word = bytes.withUnsafeBytes { raw in
+                UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: byteIndex, as: UInt64.self))
+            }
+            word = word &<< UInt64(shift)
+            if shift + count > 64 {
+                // The field's last bit is in byte `byteIndex + 8`, which exists: position + count <= bytes.count * 8.
+                word |= UInt64(bytes[byteIndex + 8]) &>> UInt64(8 - shift)
+            }
+            return word &>> UInt64(64 - count)
+        }
         var value: UInt64 = 0
         var left = count
+        var position = position
         while left > 0 {
             let byte = UInt64(bytes[position >> 3])
             let available = 8 - (position & 7)
