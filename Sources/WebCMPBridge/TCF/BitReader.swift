@@ -33,7 +33,7 @@ struct BitReader {
     /// Where eight bytes follow `position`'s byte, one unaligned big-endian load (and a ninth byte when the field
     /// crosses it) replaces the byte-by-byte loop. Both reads are bounds-checked against `bytes`.
     @inline(__always)
-    private func bits(_ count: Int) -> UInt64 {
+    func bits(_ count: Int) -> UInt64 {
         guard count > 0 else { return 0 }
         let byteIndex = position &>> 3
         let shift = position & 7
@@ -76,13 +76,16 @@ struct BitReader {
     /// Reads a bitfield of `count` bits where the first bit is id 1.
     mutating func bitfield(_ count: Int, _ field: @autoclosure () -> String) throws(TCStringError) -> IDSet {
         guard count <= remaining else { throw truncated(field()) }
+        // Every read below is in bounds: `count <= remaining` was checked once for the whole field. (Appending to
+        // reserved storage: `Array(unsafeUninitializedCapacity:)` of UInt64 looks up its generic metadata at run
+        // time, which costs more than the reads.)
         var words: [UInt64] = []
         words.reserveCapacity((count + 63) / 64)
         var done = 0
         while done < count {
             let take = Swift.min(64, count - done)
-            let value = try read(take, field())
-            words.append((value << UInt64(64 - take)).bitReversed)
+            words.append((bits(take) << UInt64(64 - take)).bitReversed)
+            position += take
             done += take
         }
         return IDSet(words: words)
@@ -110,7 +113,9 @@ struct BitReader {
     /// Reads `NumEntries` (12 bits) range entries.
     mutating func ranges(_ field: @autoclosure () -> String, maximum: Int?) throws(TCStringError) -> IDSet {
         let entries = try int(12, "\(field()) NumEntries")
-        var set = IDSet()
+        // Raw words, made a set once at the end. With a MaxVendorId the highest id is known (at most 1,024 words).
+        var words: [UInt64] = []
+        if let maximum { words.reserveCapacity((maximum + 63) / 64) }
         for _ in 0..<entries {
             let isRange = try bool("\(field()) IsARange")
             let start = try int(16, "\(field()) StartOrOnlyVendorId")
@@ -118,8 +123,8 @@ struct BitReader {
             guard start >= 1 else { throw .zeroID(field: field()) }
             guard start <= end else { throw .rangeEndBeforeStart(field: field(), start: start, end: end) }
             if let maximum, end > maximum { throw .idAboveMaximum(field: field(), id: end, maximum: maximum) }
-            set.insert(contentsOf: start...end)
+            IDSet.setBits(start...end, in: &words)
         }
-        return set
+        return IDSet(words: words)
     }
 }
