@@ -65,6 +65,15 @@ extension TCString {
         let dot = UInt8(ascii: ".")
         return utf8.withContiguousStorageIfAvailable { bytes in
             var end = offset
+            // Eight bytes at a time: `word ^ dots` has a zero byte where a `.` is; the lowest flagged byte of the
+            // zero-byte test is exact (a false flag can only follow a true one).
+            let raw = UnsafeRawBufferPointer(bytes)
+            while end + 8 <= raw.count {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: end, as: UInt64.self)) ^ 0x2E2E_2E2E_2E2E_2E2E
+                let zero = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+                if zero != 0 { return end + zero.trailingZeroBitCount / 8 }
+                end += 8
+            }
             while end < bytes.count, bytes[end] != dot { end += 1 }
             return end
         } ?? (utf8.dropFirst(offset).firstIndex(of: dot).map { utf8.distance(from: utf8.startIndex, to: $0) } ?? utf8.count)
