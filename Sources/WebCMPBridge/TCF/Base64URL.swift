@@ -51,7 +51,10 @@ package enum Base64URL {
         decodeTable.withUnsafeBufferPointer { table in
             // `count * 6 / 8` rounded up: whole groups write exactly 3 bytes per 4 characters, so every write below
             // stays within it.
-            bytes = [UInt8](unsafeUninitializedCapacity: (count * 6 + 7) / 8) { output, initialized in
+            // (`Array(repeating:count:)` rather than `Array(unsafeUninitializedCapacity:)`, whose generic storage
+            // metadata lookup at run time costs more than zeroing a segment's bytes.)
+            bytes = [UInt8](repeating: 0, count: (count * 6 + 7) / 8)
+            let written = bytes.withUnsafeMutableBufferPointer { output in
                 var index = 0
                 var written = 0
                 let wholeGroups = count & ~3
@@ -88,8 +91,10 @@ package enum Base64URL {
                     output[written] = UInt8(truncatingIfNeeded: accumulator << UInt32(8 - bits))
                     written += 1
                 }
-                initialized = written
+                return written
             }
+            // Every byte is written unless an invalid one stopped the loop (the bytes are then unused).
+            if written < bytes.count { bytes.removeLast(bytes.count - written) }
         }
         return badByte
     }
