@@ -100,8 +100,8 @@ extension IABKeySet {
         cmpSDKID: Int,
         cmpSDKVersion: Int?
     ) -> [IABKey: IABValue] {
-        var keys: [IABKey: IABValue] = [:]
-        keys.reserveCapacity(24 + model.publisherRestrictions.count)
+        // `init(minimumCapacity:)` is specialised here; `reserveCapacity` on an empty dictionary is a generic call.
+        var keys = [IABKey: IABValue](minimumCapacity: 24 + model.publisherRestrictions.count)
         keys[.cmpSDKID] = .int(cmpSDKID)
         if let cmpSDKVersion { keys[.cmpSDKVersion] = .int(cmpSDKVersion) }
         keys[.policyVersion] = .int(model.policyVersion)

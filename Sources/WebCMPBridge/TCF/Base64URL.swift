@@ -39,16 +39,40 @@ package enum Base64URL {
     }
 
     /// The decoding loop over contiguous UTF-8: returns the offset of the first byte outside the alphabet, if any.
+    ///
+    /// Four characters (three bytes) at a time while whole groups remain: one test per group finds any byte
+    /// outside the alphabet (the table marks them 0xFF, every valid value is below 64). The rest of the input — the
+    /// last partial group, or everything from a group holding an invalid byte — goes through the bit accumulator,
+    /// which stops at the exact byte.
     private static func decodeBytes(_ input: UnsafeBufferPointer<UInt8>, into bytes: inout [UInt8]) -> Int? {
         var count = input.count
         while count > 0, input[count - 1] == UInt8(ascii: "=") { count -= 1 }
         var badByte: Int?
         decodeTable.withUnsafeBufferPointer { table in
-            bytes = [UInt8](unsafeUninitializedCapacity: (count * 6 + 7) / 8) { output, initialized in
+            // `count * 6 / 8` rounded up: whole groups write exactly 3 bytes per 4 characters, so every write below
+            // stays within it.
+            // (`Array(repeating:count:)` rather than `Array(unsafeUninitializedCapacity:)`, whose generic storage
+            // metadata lookup at run time costs more than zeroing a segment's bytes.)
+            bytes = [UInt8](repeating: 0, count: (count * 6 + 7) / 8)
+            let written = bytes.withUnsafeMutableBufferPointer { output in
+                var index = 0
+                var written = 0
+                let wholeGroups = count & ~3
+                while index < wholeGroups {
+                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
+                    let c = table[Int(input[index + 2])], d = table[Int(input[index + 3])]
+                    if (a | b | c | d) & 0xC0 != 0 { break }
+                    let group = UInt32(a) &<< 18 | UInt32(b) &<< 12 | UInt32(c) &<< 6 | UInt32(d)
+                    output[written] = UInt8(truncatingIfNeeded: group &>> 16)
+                    output[written + 1] = UInt8(truncatingIfNeeded: group &>> 8)
+                    output[written + 2] = UInt8(truncatingIfNeeded: group)
+                    index += 4
+                    written += 3
+                }
+                // A group boundary is a byte boundary: the accumulator starts empty.
                 var accumulator: UInt32 = 0
                 var bits = 0
-                var written = 0
-                for index in 0..<count {
+                while index < count {
                     let value = table[Int(input[index])]
                     if value == 0xFF {
                         badByte = index
@@ -61,13 +85,16 @@ package enum Base64URL {
                         output[written] = UInt8(truncatingIfNeeded: accumulator >> UInt32(bits))
                         written += 1
                     }
+                    index += 1
                 }
                 if badByte == nil, bits > 0 {
                     output[written] = UInt8(truncatingIfNeeded: accumulator << UInt32(8 - bits))
                     written += 1
                 }
-                initialized = written
+                return written
             }
+            // Every byte is written unless an invalid one stopped the loop (the bytes are then unused).
+            if written < bytes.count { bytes.removeLast(bytes.count - written) }
         }
         return badByte
     }

@@ -22,8 +22,35 @@ struct BitReader {
     @inline(__always)
     mutating func read(_ count: Int, _ field: @autoclosure () -> String) throws(TCStringError) -> UInt64 {
         guard count <= remaining else { throw truncated(field()) }
+        let value = bits(count)
+        position += count
+        return value
+    }
+
+    /// The `count` (0…64) bits at `position`, big-endian. Requires `position + count <= limit`, and `limit` is at
+    /// most `bytes.count * 8` (a decoded segment's last byte holds its last bits).
+    ///
+    /// Where eight bytes follow `position`'s byte, one unaligned big-endian load (and a ninth byte when the field
+    /// crosses it) replaces the byte-by-byte loop. Both reads are bounds-checked against `bytes`.
+    @inline(__always)
+    func bits(_ count: Int) -> UInt64 {
+        guard count > 0 else { return 0 }
+        let byteIndex = position &>> 3
+        let shift = position & 7
+        if byteIndex <= bytes.count &- 8 {
+            var word = bytes.withUnsafeBytes { raw in
+                UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: byteIndex, as: UInt64.self))
+            }
+            word = word &<< UInt64(shift)
+            if shift + count > 64 {
+                // The field's last bit is in byte `byteIndex + 8`, which exists: position + count <= bytes.count * 8.
+                word |= UInt64(bytes[byteIndex + 8]) &>> UInt64(8 - shift)
+            }
+            return word &>> UInt64(64 - count)
+        }
         var value: UInt64 = 0
         var left = count
+        var position = position
         while left > 0 {
             let byte = UInt64(bytes[position >> 3])
             let available = 8 - (position & 7)
@@ -49,13 +76,16 @@ struct BitReader {
     /// Reads a bitfield of `count` bits where the first bit is id 1.
     mutating func bitfield(_ count: Int, _ field: @autoclosure () -> String) throws(TCStringError) -> IDSet {
         guard count <= remaining else { throw truncated(field()) }
+        // Every read below is in bounds: `count <= remaining` was checked once for the whole field. (Appending to
+        // reserved storage: `Array(unsafeUninitializedCapacity:)` of UInt64 looks up its generic metadata at run
+        // time, which costs more than the reads.)
         var words: [UInt64] = []
         words.reserveCapacity((count + 63) / 64)
         var done = 0
         while done < count {
             let take = Swift.min(64, count - done)
-            let value = try read(take, field())
-            words.append((value << UInt64(64 - take)).bitReversed)
+            words.append((bits(take) << UInt64(64 - take)).bitReversed)
+            position += take
             done += take
         }
         return IDSet(words: words)
@@ -83,7 +113,9 @@ struct BitReader {
     /// Reads `NumEntries` (12 bits) range entries.
     mutating func ranges(_ field: @autoclosure () -> String, maximum: Int?) throws(TCStringError) -> IDSet {
         let entries = try int(12, "\(field()) NumEntries")
-        var set = IDSet()
+        // Raw words, made a set once at the end. With a MaxVendorId the highest id is known (at most 1,024 words).
+        var words: [UInt64] = []
+        if let maximum { words.reserveCapacity((maximum + 63) / 64) }
         for _ in 0..<entries {
             let isRange = try bool("\(field()) IsARange")
             let start = try int(16, "\(field()) StartOrOnlyVendorId")
@@ -91,8 +123,8 @@ struct BitReader {
             guard start >= 1 else { throw .zeroID(field: field()) }
             guard start <= end else { throw .rangeEndBeforeStart(field: field(), start: start, end: end) }
             if let maximum, end > maximum { throw .idAboveMaximum(field: field(), id: end, maximum: maximum) }
-            set.insert(contentsOf: start...end)
+            IDSet.setBits(start...end, in: &words)
         }
-        return set
+        return IDSet(words: words)
     }
 }

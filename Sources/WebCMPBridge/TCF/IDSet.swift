@@ -72,9 +72,7 @@ public struct IDSet: Sendable, Hashable {
     public mutating func insert(_ id: Int) {
         guard id >= 1, id <= IDSet.maximumID else { return }
         let index = (id - 1) >> 6
-        if index >= words.count {
-            words.append(contentsOf: repeatElement(0, count: index - words.count + 1))
-        }
+        IDSet.growWords(&words, to: index + 1)
         words[index] |= 1 << UInt64((id - 1) & 63)
         _checkInvariants()
     }
@@ -84,20 +82,27 @@ public struct IDSet: Sendable, Hashable {
         let lower = Swift.max(range.lowerBound, 1)
         let upper = Swift.min(range.upperBound, IDSet.maximumID)
         guard lower <= upper else { return }
-        let lastIndex = (upper - 1) >> 6
-        if lastIndex >= words.count {
-            words.append(contentsOf: repeatElement(0, count: lastIndex - words.count + 1))
-        }
-        var id = lower
-        while id <= upper {
-            let bit = (id - 1) & 63
-            let index = (id - 1) >> 6
-            let span = Swift.min(64 - bit, upper - id + 1)
-            let mask: UInt64 = span == 64 ? ~0 : ((1 << UInt64(span)) - 1) << UInt64(bit)
-            words[index] |= mask
-            id += span
-        }
+        IDSet.setBits(lower...upper, in: &words)
         _checkInvariants()
+    }
+
+    /// Sets the bits of the ids `range` (within `1...maximumID`) in raw `words`, appending zero words as needed:
+    /// whole words at once, a mask at each end. For ``insert(contentsOf:)`` and decoders that build words before
+    /// making a set of them (`IDSet(words:)` normalises).
+    static func setBits(_ range: ClosedRange<Int>, in words: inout [UInt64]) {
+        guard range.lowerBound >= 1, range.upperBound <= maximumID else { return }
+        let first = (range.lowerBound - 1) >> 6
+        let last = (range.upperBound - 1) >> 6
+        growWords(&words, to: last + 1)
+        let low: UInt64 = ~0 << UInt64((range.lowerBound - 1) & 63)
+        let high: UInt64 = ~0 >> UInt64(63 - (range.upperBound - 1) & 63)
+        if first == last {
+            words[first] |= low & high
+            return
+        }
+        words[first] |= low
+        for index in first + 1..<last { words[index] = ~0 }
+        words[last] |= high
     }
 
     /// Removes `id` if present.
@@ -158,6 +163,16 @@ public struct IDSet: Sendable, Hashable {
             value |= character << UInt64(bit * 8)
         }
         return value
+    }
+
+    /// Appends zero words until there are at least `count`; the capacity at least doubles when it grows, so that
+    /// ascending inserts (range entries) stay linear. (A plain loop: `append(contentsOf: repeatElement(…))` costs
+    /// more than the decode of a range entry.)
+    @inline(__always)
+    private static func growWords(_ words: inout [UInt64], to count: Int) {
+        guard count > words.count else { return }
+        if count > words.capacity { words.reserveCapacity(Swift.max(count, 2 * words.capacity)) }
+        for _ in words.count..<count { words.append(0) }
     }
 
     private mutating func normalize() {

@@ -18,62 +18,65 @@ extension TCString {
         guard length <= TCString.maximumLength else { throw .tooLong(length: length, limit: TCString.maximumLength) }
 
         var model = TCString()
-        var seen: Set<Int> = []
+        var string = string
+        string.makeContiguousUTF8()  // a no-op for native strings; segmentEnd reads the bytes in place
+        let utf8 = string.utf8
+        var seenTypes: UInt8 = 0  // bit n: a segment of type n was read
         var bytes: [UInt8] = []
         var segmentIndex = 0
-        var characterOffset = 0
-        for segment in TCString.segments(of: string) {
-            defer {
-                segmentIndex += 1
-                // A segment that decoded is base64url, i.e. ASCII: its UTF-8 count is its character count (counting
-                // Characters would cost more than the decode). A segment that did not decode ends the loop.
-                characterOffset += segment.utf8.count + 1
+        var start = 0  // byte offset of the segment; a decoded segment is ASCII, so also its character offset
+        while true {
+            let end = TCString.segmentEnd(in: utf8, from: start)
+            guard end > start else { throw .emptySegment(index: segmentIndex) }
+            let first = utf8.index(utf8.startIndex, offsetBy: start)
+            let segment = utf8[first..<utf8.index(first, offsetBy: end - start)]
+            try Base64URL.decode(segment, into: &bytes, offsetBase: start)
+            var significant = end - start
+            while significant > 0, segment[utf8.index(first, offsetBy: significant - 1)] == UInt8(ascii: "=") {
+                significant -= 1
             }
-            guard !segment.isEmpty else { throw .emptySegment(index: segmentIndex) }
-            try Base64URL.decode(segment.utf8, into: &bytes, offsetBase: characterOffset)
-            let significant = segment.utf8.count - segment.utf8.reversed().prefix { $0 == UInt8(ascii: "=") }.count
             var reader = BitReader(bytes: bytes, limit: significant * 6, segment: segmentIndex)
             if segmentIndex == 0 {
                 try model.decodeCore(&reader)
-                continue
+            } else {
+                let type = try reader.int(3, "SegmentType")
+                guard type != 0, seenTypes & (1 << type) == 0 else {
+                    throw .duplicateSegment(type: type, segment: segmentIndex)
+                }
+                seenTypes |= 1 << type
+                switch type {
+                case 1: model.disclosedVendors = try reader.vendorSection("DisclosedVendors")
+                case 2: model.allowedVendors = try reader.vendorSection("AllowedVendors")
+                case 3: model.publisherTC = try PublisherTC(reading: &reader)
+                default: throw .unknownSegmentType(type, segment: segmentIndex)
+                }
             }
-            let type = try reader.int(3, "SegmentType")
-            guard type != 0, !seen.contains(type) else { throw .duplicateSegment(type: type, segment: segmentIndex) }
-            seen.insert(type)
-            switch type {
-            case 1: model.disclosedVendors = try reader.vendorSection("DisclosedVendors")
-            case 2: model.allowedVendors = try reader.vendorSection("AllowedVendors")
-            case 3: model.publisherTC = try PublisherTC(reading: &reader)
-            default: throw .unknownSegmentType(type, segment: segmentIndex)
-            }
+            guard end < length else { break }
+            segmentIndex += 1
+            start = end + 1
         }
         self = model
     }
 
-    /// The `.`-separated segments of `string`, empty ones included. The separators are found in one pass over the
-    /// contiguous UTF-8 bytes: splitting on Characters, the generic `split` or `firstIndex(of:)` on the UTF-8 view
-    /// each cost more than decoding a segment.
-    static func segments(of string: String) -> [Substring] {
-        let utf8 = string.utf8
+    /// The byte offset of the first `.` at or after byte `offset` of `utf8`, or its end. One pass over the contiguous
+    /// UTF-8 bytes: splitting on Characters, the generic `split` or `firstIndex(of:)` on the UTF-8 view each cost
+    /// more than decoding a segment.
+    static func segmentEnd(in utf8: String.UTF8View, from offset: Int) -> Int {
         let dot = UInt8(ascii: ".")
-        var ends: [Int] = utf8.withContiguousStorageIfAvailable { bytes in
-            var offsets: [Int] = []
-            for offset in bytes.indices where bytes[offset] == dot { offsets.append(offset) }
-            return offsets
-        } ?? utf8.enumerated().compactMap { $0.element == dot ? $0.offset : nil }
-        ends.append(utf8.count)
-        var segments: [Substring] = []
-        segments.reserveCapacity(ends.count)
-        var start = utf8.startIndex
-        var startOffset = 0
-        for endOffset in ends {
-            let end = utf8.index(start, offsetBy: endOffset - startOffset)
-            segments.append(Substring(utf8[start..<end]))
-            guard endOffset < utf8.count else { break }
-            start = utf8.index(after: end)
-            startOffset = endOffset + 1
-        }
-        return segments
+        return utf8.withContiguousStorageIfAvailable { bytes in
+            var end = offset
+            // Eight bytes at a time: `word ^ dots` has a zero byte where a `.` is; the lowest flagged byte of the
+            // zero-byte test is exact (a false flag can only follow a true one).
+            let raw = UnsafeRawBufferPointer(bytes)
+            while end + 8 <= raw.count {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: end, as: UInt64.self)) ^ 0x2E2E_2E2E_2E2E_2E2E
+                let zero = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+                if zero != 0 { return end + zero.trailingZeroBitCount / 8 }
+                end += 8
+            }
+            while end < bytes.count, bytes[end] != dot { end += 1 }
+            return end
+        } ?? (utf8.dropFirst(offset).firstIndex(of: dot).map { utf8.distance(from: utf8.startIndex, to: $0) } ?? utf8.count)
     }
 
     private mutating func decodeCore(_ reader: inout BitReader) throws(TCStringError) {

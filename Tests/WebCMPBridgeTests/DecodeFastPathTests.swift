@@ -1,0 +1,138 @@
+import Testing
+@testable import WebCMPBridge
+
+/// The decoder's fast paths (four-character base64url groups, 8-byte bit loads, word-wise range fills, in-place
+/// segment walking) against plain bit-by-bit references, at every length and position where a fast path hands over
+/// to its slow one.
+@Suite struct DecodeFastPathTests {
+    static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// Base64url decoded one bit at a time: the reference.
+    static func referenceDecode(_ text: [UInt8]) -> [UInt8] {
+        var bits: [Bool] = []
+        for byte in text where byte != UInt8(ascii: "=") {
+            let value = alphabet.firstIndex(of: byte)!
+            for shift in (0..<6).reversed() { bits.append(value >> shift & 1 == 1) }
+        }
+        var bytes: [UInt8] = []
+        for start in stride(from: 0, to: bits.count, by: 8) {
+            var byte: UInt8 = 0
+            for offset in 0..<8 { byte = byte << 1 | (start + offset < bits.count && bits[start + offset] ? 1 : 0) }
+            bytes.append(byte)
+        }
+        return bytes
+    }
+
+    static func randomText(_ count: Int, using random: inout SystemRandomNumberGenerator) -> [UInt8] {
+        (0..<count).map { _ in alphabet.randomElement(using: &random)! }
+    }
+
+    @Test func base64URLMatchesTheBitReferenceAtEveryLength() throws {
+        var random = SystemRandomNumberGenerator()
+        for length in 0...70 {
+            for padding in 0...2 {
+                let text = DecodeFastPathTests.randomText(length, using: &random) + Array(repeating: UInt8(ascii: "="), count: padding)
+                let string = String(decoding: text, as: UTF8.self)
+                #expect(try Base64URL.decode(string) == DecodeFastPathTests.referenceDecode(text), "\(string)")
+            }
+        }
+    }
+
+    /// An invalid byte in any position of a group (and in the tail) is reported at its exact character offset.
+    @Test func base64URLReportsAnInvalidByteAtEveryPosition() {
+        var random = SystemRandomNumberGenerator()
+        for length in 1...21 {
+            for position in 0..<length {
+                for bad in ["!", ".", "=", "é"] {
+                    var characters = DecodeFastPathTests.randomText(length, using: &random).map { String(UnicodeScalar($0)) }
+                    characters[position] = bad
+                    // A trailing `=` is padding, not an error.
+                    if bad == "=", characters[position...].allSatisfy({ $0 == "=" }) { continue }
+                    let string = characters.joined()
+                    #expect(throws: TCStringError.invalidCharacter(Character(bad), offset: position), "\(string)") {
+                        try Base64URL.decode(string)
+                    }
+                }
+            }
+        }
+    }
+
+    /// `BitReader.read` of every width at every position equals reading bit by bit, up to the last bit (the 8-byte
+    /// load and the byte loop both run: the load where eight bytes follow, the loop near the end).
+    @Test func bitReaderMatchesBitByBitReads() throws {
+        var random = SystemRandomNumberGenerator()
+        for byteCount in [1, 7, 8, 9, 16, 17] {
+            let bytes = (0..<byteCount).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let limit = byteCount * 8 - Int.random(in: 0...2, using: &random)
+            func bit(_ index: Int) -> UInt64 { UInt64(bytes[index >> 3] >> (7 - index & 7) & 1) }
+            for position in 0...limit {
+                for width in 0...Swift.min(64, limit - position) {
+                    var reader = BitReader(bytes: bytes, limit: limit, segment: 0)
+                    reader.position = position
+                    var expected: UInt64 = 0
+                    for index in position..<position + width { expected = expected << 1 | bit(index) }
+                    #expect(try reader.read(width, "field") == expected, "bytes \(bytes) position \(position) width \(width)")
+                    #expect(reader.position == position + width)
+                }
+                var reader = BitReader(bytes: bytes, limit: limit, segment: 3)
+                reader.position = position
+                let width = limit - position + 1
+                if width <= 64 {
+                    #expect(throws: TCStringError.truncated(field: "past", atBit: position, segment: 3)) {
+                        try reader.read(width, "past")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Range fills equal inserting id by id, for ranges starting and ending at every bit of a word.
+    @Test func rangeFillsMatchSingleInserts() {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            var fast = IDSet()
+            var slow = IDSet()
+            for _ in 0..<Int.random(in: 1...6, using: &random) {
+                let lower = Int.random(in: -3...400, using: &random)
+                let upper = lower + Int.random(in: -2...200, using: &random)
+                fast.insert(contentsOf: lower...Swift.max(lower, upper))
+                for id in lower...Swift.max(lower, upper) { slow.insert(id) }
+            }
+            #expect(fast == slow)
+            #expect(fast._invariantViolations().isEmpty)
+        }
+        var top = IDSet()
+        top.insert(contentsOf: 65_500...70_000)
+        #expect(top.max == IDSet.maximumID && top.count == 36 && top._invariantViolations().isEmpty)
+    }
+
+    /// Range entries of a vendor section decode to the same set as the ids inserted one by one, including ranges
+    /// that end on and cross word boundaries.
+    @Test func rangeEncodedSectionsRoundTrip() throws {
+        for runs in [[1...1], [64...64, 65...65], [1...64], [63...129, 200...200], [1...1_000], [65_000...65_535]] {
+            var vendors = IDSet()
+            for run in runs { vendors.insert(contentsOf: run) }
+            let model = TCString(vendorConsents: vendors, vendorLegitimateInterests: vendors, publisherRestrictions: [
+                PublisherRestriction(purposeID: 2, restrictionType: .requireConsent, vendors: vendors),
+            ], disclosedVendors: vendors)
+            let decoded = try TCString(decoding: try model.encoded())
+            #expect(decoded == model, "\(runs)")
+        }
+    }
+
+    /// The in-place segment walk keeps the errors and offsets of the former split.
+    @Test func segmentWalkErrors() throws {
+        let core = try TCString().encoded()
+        let disclosed = try TCString(disclosedVendors: [1, 2]).encoded().split(separator: ".")[1]
+        #expect(throws: TCStringError.emptySegment(index: 1)) { try TCString(decoding: core + ".") }
+        #expect(throws: TCStringError.emptySegment(index: 1)) { try TCString(decoding: core + ".." + disclosed) }
+        #expect(throws: TCStringError.emptySegment(index: 0)) { try TCString(decoding: "." + core) }
+        #expect(throws: TCStringError.duplicateSegment(type: 1, segment: 2)) {
+            try TCString(decoding: core + "." + disclosed + "." + disclosed)
+        }
+        #expect(throws: TCStringError.invalidCharacter("!", offset: core.count + 3)) {
+            try TCString(decoding: core + "." + disclosed.prefix(2) + "!" + disclosed.dropFirst(3))
+        }
+        #expect(try TCString(decoding: core + "." + disclosed + "==").disclosedVendors == [1, 2])
+    }
+}
