@@ -233,21 +233,10 @@ public final class GTKWebView: CMPWebView {
     }
 
     fileprivate func loadDidChange(_ event: WebKitLoadEvent) {
-        if event == WEBKIT_LOAD_COMMITTED { return reportMainResponse() }
+        // The main document's HTTP status is reported from its response policy decision (GTKWebView+Navigation).
         guard event == WEBKIT_LOAD_FINISHED else { return }
         let uri = webkit_web_view_get_uri(view).map { String(cString: $0) }
         eventHandler?(.didFinishLoading(uri.flatMap(URL.init(string:))))
-    }
-
-    /// Reports the committed main document's HTTP status (HTTP(S) documents only), so that an error page is a load
-    /// failure in the core.
-    private func reportMainResponse() {
-        guard let resource = webkit_web_view_get_main_resource(view),
-            let response = webkit_web_resource_get_response(resource),
-            let uri = webkit_uri_response_get_uri(response).map({ String(cString: $0) }),
-            let url = URL(string: uri), ["http", "https"].contains(url.scheme?.lowercased() ?? "")
-        else { return }
-        eventHandler?(.didReceiveResponse(url, statusCode: Int(webkit_uri_response_get_status_code(response))))
     }
 
     fileprivate func loadDidFail(uri: String?, message: String) {
