@@ -106,11 +106,17 @@ public struct BridgeConfiguration: Sendable {
     /// items and the fragment are kept; a configured item replaces one of the same name).
     /// In ``ConsentUIMode/settings`` mode the URL and query items of ``privacySettings`` apply as well.
     public var resolvedURL: URL {
+        guard mode == .settings else { return addingQueryItems(to: cmpURL) }
+        let opener = settingsOpener
+        return addingQueryItems(opener.queryItems, to: opener.url ?? cmpURL)
+    }
+
+    /// `url` with the language and the additional query items, then `extra` (the same rules as ``resolvedURL``); the
+    /// fallback page gets the hosted page's items this way.
+    func addingQueryItems(_ extra: [URLQueryItem] = [], to url: URL) -> URL {
         var items = additionalQueryItems
         if let language { items.insert(URLQueryItem(name: languageQueryItemName, value: language), at: 0) }
-        guard mode == .settings else { return URLRewriting.settingQueryItems(items, in: cmpURL) }
-        let opener = settingsOpener
-        return URLRewriting.settingQueryItems(items + opener.queryItems, in: opener.url ?? cmpURL)
+        return URLRewriting.settingQueryItems(items + extra, in: url)
     }
 
     /// ``privacySettings`` or the dialect's default.

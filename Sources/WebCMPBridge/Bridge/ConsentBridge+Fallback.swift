@@ -21,11 +21,7 @@ extension ConsentBridge {
 
     /// The fallback's entry URL with the same language and query items as the hosted page.
     func fallbackURL(_ fallback: FallbackPage) -> URL {
-        var items = configuration.additionalQueryItems
-        if let language = configuration.language {
-            items.insert(URLQueryItem(name: configuration.languageQueryItemName, value: language), at: 0)
-        }
-        return URLRewriting.settingQueryItems(items, in: fallback.entryURL)
+        configuration.addingQueryItems(to: fallback.entryURL)
     }
 
     /// The origins allowed to post and to navigate the main frame: the configured ones, and the fallback's while it

@@ -21,7 +21,7 @@ extension ConsentBridge {
         var payload = lastPayload ?? ConsentPayload(origin: .loaded, strings: ConsentStrings())
         guard payload.strings.gppString != gppString || payload.strings.gppApplicableSections != sections else { return }
         // A CMP that reports `signalStatus: ready` with a header and no section has no consent yet: not an error.
-        if reportsStatus, payload.strings.isEmpty, (try? GPPString(parsing: gppString))?.sections.isEmpty == true {
+        if reportsStatus, payload.strings.isEmpty, ConsentCommit.isBareGPPHeader(ConsentStrings(gppString: gppString)) {
             return
         }
         payload.origin = gppProgress.userActed ? .userAction : .loaded

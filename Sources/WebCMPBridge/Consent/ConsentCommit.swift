@@ -136,7 +136,7 @@ package struct ConsentCommit: Sendable {
 
     /// Whether the only consent string is a GPP string without any section: a GPP CMP's signal before the user chose
     /// (e.g. `DBAA`), which is no consent.
-    private static func isBareGPPHeader(_ strings: ConsentStrings) -> Bool {
+    static func isBareGPPHeader(_ strings: ConsentStrings) -> Bool {
         guard strings.tcString == nil, strings.usPrivacy == nil, let gpp = strings.gppString,
             let parsed = try? GPPString(parsing: gpp)
         else { return false }
