@@ -65,14 +65,14 @@ extension ConsentStore {
                 nonTCFData = StoredConsentRecord.parseNonTCFData(json)
             }
         }
-        guard let tcString = strings.tcString, let decoded = try? TCString(decoding: tcString) else { return nil }
+        // Only a TC string makes consent worth adopting; the transaction decodes and validates it.
+        guard let tcString = strings.tcString else { return nil }
         if let commit = Self.commit(strings, gdprApplies: gdprApplies, nonTCFData: nonTCFData, now: now) {
-            return Self.dated(commit, decoded)
+            return Self.dated(commit)
         }
         // A GPP, US Privacy or Additional Consent string the mapping refuses must not cost the user a valid TC string.
         let tcOnly = ConsentStrings(tcString: tcString)
-        return Self.commit(tcOnly, gdprApplies: gdprApplies, nonTCFData: nonTCFData, now: now)
-            .map { Self.dated($0, decoded) }
+        return Self.commit(tcOnly, gdprApplies: gdprApplies, nonTCFData: nonTCFData, now: now).map(Self.dated)
     }
 
     private static func commit(
@@ -83,8 +83,10 @@ extension ConsentStore {
             previous: nil, rules: ConsentCommit.Rules(gdprApplies: gdprApplies, source: .migrated), now: now)
     }
 
-    /// The commit with the date the user chose: the TC string's `LastUpdated` (so expiry counts from then).
-    private static func dated(_ commit: ConsentCommit, _ decoded: TCString) -> ConsentCommit {
+    /// The commit with the date the user chose: the TC string's `LastUpdated` (so expiry counts from then), from the
+    /// decoding the transaction made.
+    private static func dated(_ commit: ConsentCommit) -> ConsentCommit {
+        guard let decoded = commit.summary.decoded else { return commit }
         var commit = commit
         commit.record.savedAt = decoded.lastUpdated
         commit.summary.savedAt = decoded.lastUpdated
