@@ -30,7 +30,8 @@ import Testing
         _ model: TCString?, raw: String = "RAW.TC", gpp: GPPString? = nil, ac: String? = nil,
         _ consent: InAppConsent = InAppConsent()
     ) throws -> IABKeySet {
-        try IABKeySet.mapped(tc: model.map { ($0, raw) }, gpp: gpp, additionalConsent: ac, consent: consent)
+        try IABKeySet.mapped(
+            tc: model, tcRawValue: model == nil ? nil : raw, gpp: gpp, additionalConsent: ac, consent: consent)
     }
 
     @Test func fullTCFKeySetWithExactTypes() throws {
@@ -131,6 +132,28 @@ import Testing
         #expect(strings.allSatisfy { $0.value.utf8.count == IDSet.maximumID })
         #expect(strings[0].value.hasSuffix("_0"))
         #expect(strings[1].value.utf8.allSatisfy { $0 == UInt8(ascii: "1") })
+    }
+
+    /// Purpose ids above the 6 bits a TC string carries (only a hand-built `TCString` has them) come after the
+    /// others, in order, once each.
+    @Test func restrictionsForLargePurposeIDs() {
+        let strings = IABKeySet.publisherRestrictionStrings([
+            PublisherRestriction(purposeID: 200, restrictionType: .notAllowed, vendors: [2]),
+            PublisherRestriction(purposeID: 64, restrictionType: .requireConsent, vendors: [1]),
+            PublisherRestriction(purposeID: 200, restrictionType: .requireConsent, vendors: [1, 2]),
+            PublisherRestriction(purposeID: 63, restrictionType: .requireLegitimateInterest, vendors: [3]),
+        ])
+        #expect(strings.map(\.purpose) == [63, 64, 200])
+        #expect(strings.map(\.value) == ["__2", "1__", "10_"])
+    }
+
+    /// ``IABKeySet/tcfKeyCount`` (the dictionary's size hint) is the number of `IABTCF_*` keys a string with every
+    /// optional part produces besides its restriction keys.
+    @Test func tcfKeyCountMatchesTheFullKeySet() throws {
+        let keys = try Self.map(Self.richModel, InAppConsent(gdprApplies: true, cmpSDKID: 12, cmpSDKVersion: 3))
+        let restrictionKeys = keys.values.keys.filter { $0.rawValue.hasPrefix(IABKey.publisherRestrictionsPrefix) }
+        #expect(!restrictionKeys.isEmpty)
+        #expect(keys.values.count - restrictionKeys.count == IABKeySet.tcfKeyCount)
     }
 
     @Test func usPrivacyValidation() throws {

@@ -7,7 +7,7 @@ extension IABKeySet {
     /// Maps consent to the complete IAB in-app key set.
     ///
     /// - With a TC string: every `IABTCF_*` key of the CMP API v2.2 "In-App Details" table (see
-    ///   ``tcfKeys(for:rawValue:gdprApplies:cmpSDKID:cmpSDKVersion:)``), plus `IABTCF_AddtlConsent` when an
+    ///   ``addTCFKeys(for:rawValue:gdprApplies:cmpSDKID:cmpSDKVersion:into:)``), plus `IABTCF_AddtlConsent` when an
     ///   Additional Consent string is given. `IABTCF_gdprApplies` is written only when `gdprApplies` is known.
     /// - With a GPP string: the `IABGPP_*` keys (header, `IABGPP_GppSID`, one `IABGPP_{id}_String` per section, and
     ///   for a TCF EU section the `IABGPP_TCFEU2_*` mirror keys and `IABGPP_2_TCString`).
@@ -19,13 +19,15 @@ extension IABKeySet {
     /// writes what the CMP produced: the consent rules (e.g. refusing `IsServiceSpecific = 0`) are
     /// ``ConsentCommit``'s.
     package init(mapping consent: InAppConsent) throws(IABMappingError) {
-        var decoded: TCString?
-        if let raw = consent.strings.tcString {
-            do {
-                decoded = try TCString(decoding: raw)
-            } catch {
-                throw .invalidTCString(error)
-            }
+        guard let raw = consent.strings.tcString else {
+            try self.init(mapping: consent, decoded: nil)
+            return
+        }
+        let decoded: TCString
+        do {
+            decoded = try TCString(decoding: raw)
+        } catch {
+            throw .invalidTCString(error)
         }
         try self.init(mapping: consent, decoded: decoded)
     }
@@ -33,19 +35,21 @@ extension IABKeySet {
     /// Maps consent whose TC string the caller has already decoded (`decoded` must be the decoding of
     /// `consent.strings.tcString`).
     init(mapping consent: InAppConsent, decoded: TCString?) throws(IABMappingError) {
-        var tc: (model: TCString, rawValue: String)?
-        if let decoded, let raw = consent.strings.tcString { tc = (decoded, raw) }
         let gpp = try consent.strings.gppString.map { raw throws(IABMappingError) in try GPPString(validatingForMapping: raw) }
         let additionalConsent = try consent.strings.additionalConsent.map { raw throws(IABMappingError) in
             try IABKeySet.validatedAdditionalConsent(raw)
         }
-        self = try IABKeySet.mapped(tc: tc, gpp: gpp, additionalConsent: additionalConsent, consent: consent)
+        self = try IABKeySet.mapped(
+            tc: decoded, tcRawValue: decoded == nil ? nil : consent.strings.tcString, gpp: gpp,
+            additionalConsent: additionalConsent, consent: consent)
     }
 
-    /// The mapping core over already decoded inputs. `tc` and `gpp` come from the codec; `additionalConsent` has been
-    /// validated. Validates the remaining plain inputs (SDK id/version, applicable sections, US Privacy string).
+    /// The mapping core over already decoded inputs: `tc` (the decoding of `tcRawValue`) and `gpp` come from the
+    /// codecs, `additionalConsent` has been validated. Validates the remaining plain inputs (SDK id/version,
+    /// applicable sections, US Privacy string) before producing any key.
     static func mapped(
-        tc: (model: TCString, rawValue: String)?,
+        tc decoded: TCString?,
+        tcRawValue: String?,
         gpp: GPPString?,
         additionalConsent: String?,
         consent: InAppConsent
@@ -59,26 +63,30 @@ extension IABKeySet {
 
         // One CMP SDK per app: the TCF keys and their GPP EU mirrors carry the same SDK id and version.
         let identity = CMPIdentity.resolve(
-            configuredID: consent.cmpSDKID, configuredVersion: consent.cmpSDKVersion, tcString: tc?.model)
-        var values: [IABKey: IABValue] = [:]
-        var tcfKeys: [IABKey: IABValue]?
-        if let tc {
-            let keys = IABKeySet.tcfKeys(
-                for: tc.model, rawValue: tc.rawValue, gdprApplies: consent.gdprApplies,
-                cmpSDKID: identity.id ?? tc.model.cmpID, cmpSDKVersion: identity.version)
-            tcfKeys = keys
-            values = keys
+            configuredID: consent.cmpSDKID, configuredVersion: consent.cmpSDKVersion, tcString: decoded)
+        // The TC string's keys are written straight into the result: one dictionary, sized once. (Sized for the
+        // keys, not for a lower load factor: a larger table measured slower, and colliding keys cost little since
+        // `IABKey` compares cached hash values before names.)
+        var values = [IABKey: IABValue](
+            minimumCapacity: IABKeySet.tcfKeyCount + 2 + (decoded?.publisherRestrictions.count ?? 0))
+        if let decoded, let tcRawValue {
+            IABKeySet.addTCFKeys(
+                for: decoded, rawValue: tcRawValue, gdprApplies: consent.gdprApplies,
+                cmpSDKID: identity.id ?? decoded.cmpID, cmpSDKVersion: identity.version, into: &values)
             if let additionalConsent { values[.additionalConsent] = .string(additionalConsent) }
         }
         if let gpp {
             try IABKeySet.addGPPKeys(
                 gpp, applicableSections: consent.strings.gppApplicableSections, gdprApplies: consent.gdprApplies,
-                cmpSDKID: identity.id, cmpSDKVersion: identity.version,
-                reusing: tc.flatMap { tc in tcfKeys.map { (tc.rawValue, $0) } }, into: &values)
+                cmpSDKID: identity.id, cmpSDKVersion: identity.version, tcRawValue: tcRawValue, into: &values)
         }
         if let usPrivacy { values[.usPrivacyString] = .string(usPrivacy) }
         return IABKeySet(values)
     }
+
+    /// How many keys ``addTCFKeys(for:rawValue:gdprApplies:cmpSDKID:cmpSDKVersion:into:)`` writes at most besides
+    /// the publisher restriction keys.
+    static let tcfKeyCount = 19
 
     /// The `IABTCF_*` keys of one TC string (CMP API v2.2, "In-App Details" key table).
     ///
@@ -93,15 +101,14 @@ extension IABKeySet {
     /// - The four `IABTCF_Publisher*` purpose keys are `""` when the PublisherTC segment is absent (reference
     ///   implementation behaviour).
     /// - `IABTCF_PublisherRestrictions{ID}`: see ``publisherRestrictionStrings(_:)``.
-    static func tcfKeys(
+    static func addTCFKeys(
         for model: TCString,
         rawValue: String,
         gdprApplies: Bool?,
         cmpSDKID: Int,
-        cmpSDKVersion: Int?
-    ) -> [IABKey: IABValue] {
-        // `init(minimumCapacity:)` is specialised here; `reserveCapacity` on an empty dictionary is a generic call.
-        var keys = [IABKey: IABValue](minimumCapacity: 24 + model.publisherRestrictions.count)
+        cmpSDKVersion: Int?,
+        into keys: inout [IABKey: IABValue]
+    ) {
         keys[.cmpSDKID] = .int(cmpSDKID)
         if let cmpSDKVersion { keys[.cmpSDKVersion] = .int(cmpSDKVersion) }
         keys[.policyVersion] = .int(model.policyVersion)
@@ -125,10 +132,9 @@ extension IABKeySet {
         keys[.publisherCustomPurposesConsents] = .string(publisher?.customPurposeConsents.binaryString ?? "")
         keys[.publisherCustomPurposesLegitimateInterests] =
             .string(publisher?.customPurposeLegitimateInterests.binaryString ?? "")
-        for (purpose, value) in publisherRestrictionStrings(model.publisherRestrictions) {
+        forEachPublisherRestrictionString(model.publisherRestrictions) { purpose, value in
             keys[.publisherRestrictions(purpose: purpose)] = .string(value)
         }
-        return keys
     }
 
     /// The `IABTCF_PublisherRestrictions{ID}` values, one per purpose id that restricts at least one vendor.
@@ -144,21 +150,37 @@ extension IABKeySet {
     ///   always wins.
     static func publisherRestrictionStrings(_ restrictions: [PublisherRestriction]) -> [(purpose: Int, value: String)]
     {
-        let entries = restrictions.filter { $0.purposeID >= 1 && $0.restrictionType != .undefined && !$0.vendors.isEmpty }
-        var length = 0
-        for entry in entries {
-            if let max = entry.vendors.max, max > length { length = max }
+        var strings: [(purpose: Int, value: String)] = []
+        forEachPublisherRestrictionString(restrictions) { strings.append(($0, $1)) }
+        return strings
+    }
+
+    /// Calls `body` with each `IABTCF_PublisherRestrictions{ID}` purpose id and value of
+    /// ``publisherRestrictionStrings(_:)``, in ascending purpose order, without collecting them first.
+    static func forEachPublisherRestrictionString(
+        _ restrictions: [PublisherRestriction], _ body: (_ purpose: Int, _ value: String) -> Void
+    ) {
+        func restricts(_ entry: PublisherRestriction) -> Bool {
+            entry.purposeID >= 1 && entry.restrictionType != .undefined && !entry.vendors.isEmpty
         }
-        guard length > 0 else { return [] }
-        var purposes = entries.map(\.purposeID)
-        purposes.sort()
-        var unique = purposes
-        unique.removeAll(keepingCapacity: true)
-        for purpose in purposes where unique.last != purpose { unique.append(purpose) }
-        return unique.map { purpose in
-            let value = String(unsafeUninitializedCapacity: length) { buffer in
+        // The purposes that restrict something: a bit mask for the 6-bit ids a TC string can carry, and a sorted
+        // list only for larger ids (which only a hand-built `TCString` can hold).
+        var length = 0
+        var smallPurposes: UInt64 = 0
+        var largePurposes: [Int] = []
+        for entry in restrictions where restricts(entry) {
+            if let max = entry.vendors.max, max > length { length = max }
+            if entry.purposeID < 64 {
+                smallPurposes |= 1 << UInt64(entry.purposeID)
+            } else {
+                largePurposes.append(entry.purposeID)
+            }
+        }
+        guard length > 0 else { return }
+        func value(for purpose: Int) -> String {
+            String(unsafeUninitializedCapacity: length) { buffer in
                 buffer.initialize(repeating: UInt8(ascii: "_"))
-                for entry in entries where entry.purposeID == purpose {
+                for entry in restrictions where entry.purposeID == purpose && restricts(entry) {
                     let digit = UInt8(ascii: "0") + UInt8(entry.restrictionType.rawValue)
                     for vendor in entry.vendors {
                         // IDSet's invariants (ids 1...max, checked by `_checkInvariants()` in debug builds) and
@@ -171,7 +193,17 @@ extension IABKeySet {
                 }
                 return length
             }
-            return (purpose, value)
+        }
+        while smallPurposes != 0 {
+            let purpose = smallPurposes.trailingZeroBitCount
+            smallPurposes &= smallPurposes &- 1
+            body(purpose, value(for: purpose))
+        }
+        largePurposes.sort()
+        var previous: Int?
+        for purpose in largePurposes where purpose != previous {
+            previous = purpose
+            body(purpose, value(for: purpose))
         }
     }
 
@@ -193,7 +225,7 @@ extension IABKeySet {
         gdprApplies: Bool?,
         cmpSDKID: Int?,
         cmpSDKVersion: Int?,
-        reusing tcf: (rawValue: String, keys: [IABKey: IABValue])?,
+        tcRawValue: String?,
         into values: inout [IABKey: IABValue]
     ) throws(IABMappingError) {
         let sid: [Int]
@@ -207,16 +239,17 @@ extension IABKeySet {
         }
         var mirror: [IABKey: IABValue] = [:]
         for section in gpp.sections where section.id == 2 {
-            let keys: [IABKey: IABValue]
-            if let tcf, tcf.rawValue == section.string {
-                keys = tcf.keys
+            var keys: [IABKey: IABValue] = [:]
+            if let tcRawValue, tcRawValue == section.string {
+                // The same string as the TC string: its `IABTCF_*` keys are already in `values`.
+                keys = values
             } else {
                 let model = try decodeTCFSection(section.string)
                 let identity = CMPIdentity.resolve(
                     configuredID: cmpSDKID, configuredVersion: cmpSDKVersion, tcString: model)
-                keys = tcfKeys(
+                addTCFKeys(
                     for: model, rawValue: section.string, gdprApplies: gdprApplies,
-                    cmpSDKID: identity.id ?? model.cmpID, cmpSDKVersion: identity.version)
+                    cmpSDKID: identity.id ?? model.cmpID, cmpSDKVersion: identity.version, into: &keys)
             }
             for (key, value) in keys where !notMirroredInGPP.contains(key) {
                 if let name = key.gppTCFEUMirror { mirror[name] = value }

@@ -51,9 +51,16 @@ package enum Base64URL {
         decodeTable.withUnsafeBufferPointer { table in
             // `count * 6 / 8` rounded up: whole groups write exactly 3 bytes per 4 characters, so every write below
             // stays within it.
-            // (`Array(repeating:count:)` rather than `Array(unsafeUninitializedCapacity:)`, whose generic storage
-            // metadata lookup at run time costs more than zeroing a segment's bytes.)
-            bytes = [UInt8](repeating: 0, count: (count * 6 + 7) / 8)
+            // (Zero-filled storage rather than `Array(unsafeUninitializedCapacity:)`, whose generic storage metadata
+            // lookup at run time costs more than zeroing a segment's bytes. The caller's buffer is reused when it is
+            // large enough: one allocation for all the segments of a TC string.)
+            let needed = (count * 6 + 7) / 8
+            if bytes.capacity >= needed {
+                bytes.removeAll(keepingCapacity: true)
+                bytes.append(contentsOf: repeatElement(0, count: needed))
+            } else {
+                bytes = [UInt8](repeating: 0, count: needed)
+            }
             let written = bytes.withUnsafeMutableBufferPointer { output in
                 var index = 0
                 var written = 0

@@ -113,9 +113,27 @@ struct BitReader {
     /// Reads `NumEntries` (12 bits) range entries.
     mutating func ranges(_ field: @autoclosure () -> String, maximum: Int?) throws(TCStringError) -> IDSet {
         let entries = try int(12, "\(field()) NumEntries")
-        // Raw words, made a set once at the end. With a MaxVendorId the highest id is known (at most 1,024 words).
         var words: [UInt64] = []
-        if let maximum { words.reserveCapacity((maximum + 63) / 64) }
+        if let maximum {
+            words.reserveCapacity((maximum + 63) / 64)
+        } else if entries > 0 {
+            var scan = self
+            var highest = 0
+            for _ in 0..<entries {
+                guard scan.remaining >= 17 else { break }
+                let isRange = scan.bits(1) == 1
+                scan.position += 1
+                var end = Int(scan.bits(16))
+                scan.position += 16
+                if isRange {
+                    guard scan.remaining >= 16 else { break }
+                    end = Int(scan.bits(16))
+                    scan.position += 16
+                }
+                highest = Swift.max(highest, Swift.min(end, IDSet.maximumID))
+            }
+            words.reserveCapacity((highest + 63) / 64)
+        }
         for _ in 0..<entries {
             let isRange = try bool("\(field()) IsARange")
             let start = try int(16, "\(field()) StartOrOnlyVendorId")

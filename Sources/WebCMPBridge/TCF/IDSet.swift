@@ -130,18 +130,30 @@ public struct IDSet: Sendable, Hashable {
             // The 8-byte stores below end at `wholeBytes * 8 <= max <= buffer.count`, and read only words that exist
             // because `max` is derived from the last (non-zero) word.
             assert(buffer.count >= max && wholeBytes <= words.count * 8, "IDSet.binaryString: buffer too small")
-            // Eight characters per table lookup: each byte of a word (8 ids) becomes one 8-byte store.
             words.withUnsafeBufferPointer { words in
                 IDSet.asciiBits.withUnsafeBufferPointer { table in
-                    var byteIndex = 0
-                    for var word in words {
-                        for _ in 0..<8 {
-                            guard byteIndex < wholeBytes else { return }
-                            let characters = table[Int(truncatingIfNeeded: word & 0xFF)].littleEndian
-                            raw.storeBytes(of: characters, toByteOffset: byteIndex * 8, as: UInt64.self)
-                            word >>= 8
-                            byteIndex += 1
-                        }
+                    @inline(__always)
+                    func store(_ byte: UInt64, at byteIndex: Int) {
+                        let characters = table[Int(truncatingIfNeeded: byte & 0xFF)].littleEndian
+                        raw.storeBytes(of: characters, toByteOffset: byteIndex &* 8, as: UInt64.self)
+                    }
+                    let wholeWords = wholeBytes / 8
+                    for index in 0..<wholeWords {
+                        let word = words[index]
+                        let base = index &* 8
+                        store(word, at: base)
+                        store(word &>> 8, at: base &+ 1)
+                        store(word &>> 16, at: base &+ 2)
+                        store(word &>> 24, at: base &+ 3)
+                        store(word &>> 32, at: base &+ 4)
+                        store(word &>> 40, at: base &+ 5)
+                        store(word &>> 48, at: base &+ 6)
+                        store(word &>> 56, at: base &+ 7)
+                    }
+                    var byteIndex = wholeWords &* 8
+                    while byteIndex < wholeBytes {
+                        store(words[byteIndex &>> 3] &>> UInt64((byteIndex & 7) &* 8), at: byteIndex)
+                        byteIndex &+= 1
                     }
                 }
             }

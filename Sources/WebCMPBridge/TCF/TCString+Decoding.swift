@@ -17,12 +17,15 @@ extension TCString {
         let length = string.utf8.count
         guard length <= TCString.maximumLength else { throw .tooLong(length: length, limit: TCString.maximumLength) }
 
-        var model = TCString()
+        // Decoded in place (a local value assigned to `self` at the end would be copied field by field).
+        self.init()
         var string = string
         string.makeContiguousUTF8()  // a no-op for native strings; segmentEnd reads the bytes in place
         let utf8 = string.utf8
         var seenTypes: UInt8 = 0  // bit n: a segment of type n was read
+        // One buffer for every segment: sized for the whole string, reused by each segment's decode.
         var bytes: [UInt8] = []
+        bytes.reserveCapacity((length * 6 + 7) / 8)
         var segmentIndex = 0
         var start = 0  // byte offset of the segment; a decoded segment is ASCII, so also its character offset
         while true {
@@ -37,7 +40,7 @@ extension TCString {
             }
             var reader = BitReader(bytes: bytes, limit: significant * 6, segment: segmentIndex)
             if segmentIndex == 0 {
-                try model.decodeCore(&reader)
+                try decodeCore(&reader)
             } else {
                 let type = try reader.int(3, "SegmentType")
                 guard type != 0, seenTypes & (1 << type) == 0 else {
@@ -45,9 +48,9 @@ extension TCString {
                 }
                 seenTypes |= 1 << type
                 switch type {
-                case 1: model.disclosedVendors = try reader.vendorSection("DisclosedVendors")
-                case 2: model.allowedVendors = try reader.vendorSection("AllowedVendors")
-                case 3: model.publisherTC = try PublisherTC(reading: &reader)
+                case 1: disclosedVendors = try reader.vendorSection("DisclosedVendors")
+                case 2: allowedVendors = try reader.vendorSection("AllowedVendors")
+                case 3: publisherTC = try PublisherTC(reading: &reader)
                 default: throw .unknownSegmentType(type, segment: segmentIndex)
                 }
             }
@@ -55,7 +58,6 @@ extension TCString {
             segmentIndex += 1
             start = end + 1
         }
-        self = model
     }
 
     /// The byte offset of the first `.` at or after byte `offset` of `utf8`, or its end. One pass over the contiguous
