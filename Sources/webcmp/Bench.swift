@@ -11,7 +11,9 @@ enum Bench {
     /// Timed pairs behind each decode + map ratio.
     static let pairedRuns = 15
 
-    /// Target: decode + map at most this many times the floor, the minimal byte-loop base64url decode.
+    /// Target: decode + map at most this many times the floor, the minimal byte-loop base64url decode, for the
+    /// 409-character bitfield string the target was set on. The range string is reported against its own floor
+    /// without a target: it is half as long but maps to the same ~4,900 characters of keys (see README "Measured").
     static let mappingTargetRatio = 8.0
     /// The former target, against our own `Base64URL.decode` (printed beside the new one for comparison).
     static let formerMappingTargetRatio = 5.0
@@ -54,7 +56,6 @@ enum Bench {
         print("WARNING: debug build; figures are only meaningful with -c release")
         #endif
         print("Each figure: median of \(runs) runs x \(iterations) operations after a warm-up, ContinuousClock.")
-        var allWithinTarget = true
         for sample in try samples() {
             let decode = measure(iterations) { sink &+= try decodeOnly(sample.string) }
             let commit = measure(iterations) { sink &+= try commitOnly(sample.string) }
@@ -64,7 +65,6 @@ enum Bench {
                 iterations, { sink &+= minimalDecode(sample.string) }, { sink &+= try decodeAndMap(sample.string) })
             let (ourDecode, _, formerRatio) = measurePaired(
                 iterations, { sink &+= plainDecode(sample.string) }, { sink &+= try decodeAndMap(sample.string) })
-            allWithinTarget = allWithinTarget && ratio <= mappingTargetRatio
             print("")
             print("\(sample.name): MaxVendorId 1,000, \(sample.vendorCount) vendor consents, \(sample.encoding) encoding "
                 + "(checked in the string), \(sample.string.utf8.count) characters")
@@ -73,9 +73,11 @@ enum Bench {
             print(row("Base64URL.decode (former floor)", nanoseconds(ourDecode),
                       String(format: "%.2fx floor; Base64URL.decode of each '.' segment", ourDecode / floor)))
             print(row("TCString(decoding:)", nanoseconds(decode), String(format: "%.2fx floor", decode / floor)))
+            let verdict = sample.hasTarget
+                ? String(format: "target <= %.0fx: %@", mappingTargetRatio, ratio <= mappingTargetRatio ? "met" : "MISSED")
+                : "no target: same keys as the bitfield string from half the characters"
             print(row("decode + IABKeySet(mapping:)", nanoseconds(mapped),
-                      String(format: "%.2fx floor; target <= %.0fx: %@", ratio, mappingTargetRatio,
-                             ratio <= mappingTargetRatio ? "met" : "MISSED")))
+                      String(format: "%.2fx floor; ", ratio) + verdict))
             print(row("ConsentCommit (the bridge's whole transaction)", nanoseconds(commit),
                       String(format: "%.2fx floor; one decode, the rules, the keys, the record and the summary",
                              commit / floor)))
@@ -87,7 +89,6 @@ enum Bench {
         try messageParse(iterations: iterations)
         print("")
         try launchRead(iterations: iterations)
-        _ = allWithinTarget
         if sink == 42 { print("") }  // keeps the measured work observable
     }
 
@@ -98,6 +99,8 @@ enum Bench {
         var string: String
         var vendorCount: Int
         var encoding: String
+        /// Whether the decode + map target applies (the bitfield string it was set on).
+        var hasTarget: Bool
     }
 
     /// A realistic TCF 2.2 string: 1,000 vendors, restrictions, DisclosedVendors; vendor sets chosen so that the
@@ -141,7 +144,7 @@ enum Bench {
                 throw BenchError("the encoder chose \(isRange ? "range" : "bitfield") encoding for the \(name)")
             }
             samples.append(Sample(name: name, string: string, vendorCount: consents.count,
-                                  encoding: isRange ? "range" : "bitfield"))
+                                  encoding: isRange ? "range" : "bitfield", hasTarget: !isRange))
         }
         return samples
     }
