@@ -6,10 +6,14 @@ public struct BridgeConfiguration: Sendable {
     public var cmpURL: URL
     /// The page's dialect; `nil` detects it from the first message (see ``ConsentBridge``).
     public var dialect: CMPDialect?
-    /// Origins (`scheme://host[:port]`) allowed to post messages. Unless set, the origin of ``cmpURL`` (following
-    /// later changes of ``cmpURL``).
+    /// Origins (`scheme://host[:port]`) allowed to post messages and to hold the consent UI's main frame. Unless
+    /// set, the origins of the pages this configuration names: ``cmpURL`` and, when it has one, the
+    /// ``PrivacySettingsOpener/url`` of ``privacySettings`` (following later changes of either).
     public var allowedOrigins: Set<String> {
-        get { explicitAllowedOrigins ?? Set([SecurityOrigin.origin(of: cmpURL)].compactMap { $0 }) }
+        get {
+            explicitAllowedOrigins
+                ?? Set([cmpURL, privacySettings?.url].compactMap { $0.flatMap(SecurityOrigin.origin(of:)) })
+        }
         set { explicitAllowedOrigins = newValue }
     }
     private var explicitAllowedOrigins: Set<String>?

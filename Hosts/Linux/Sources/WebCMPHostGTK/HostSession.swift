@@ -16,6 +16,8 @@ public final class HostSession: ConsentBridgeDelegate {
         public var extraOrigins: Set<String> = []
         /// ``ConsentUIMode/settings`` opens the page for "Privacy settings".
         public var mode: ConsentUIMode = .consent
+        /// The "Privacy settings" page, when it is not the CMP page (``PrivacySettingsOpener/url``).
+        public var settingsURL: URL?
         /// The app's bundled page, served by ``GTKFallbackScheme`` when `url` fails.
         public var fallback: FallbackPage?
 
@@ -42,8 +44,10 @@ public final class HostSession: ConsentBridgeDelegate {
         self.view = view
         var configuration = BridgeConfiguration(cmpURL: options.url, dialect: options.dialect)
         configuration.readyTimeout = options.timeout
-        configuration.allowedOrigins.formUnion(options.extraOrigins)
         configuration.mode = options.mode
+        if let settingsURL = options.settingsURL { configuration.privacySettings = PrivacySettingsOpener(url: settingsURL) }
+        // Only extra origins make the list explicit: otherwise it follows the configured pages.
+        if !options.extraOrigins.isEmpty { configuration.allowedOrigins.formUnion(options.extraOrigins) }
         configuration.fallback = options.fallback
         if let fallback = options.fallback { GTKFallbackScheme.register(fallback) }
         bridge = ConsentBridge(configuration: configuration, store: store)

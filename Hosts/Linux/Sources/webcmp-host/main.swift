@@ -5,9 +5,9 @@ import WebCMPHostGTK
 let usage = """
     usage: webcmp-host run URL [--dialect gravito|onesecondbefore|tcf|auto] [--click ID ...] [--state DIR]
                                [--timeout S] [--settle S] [--allow-origin ORIGIN ...] [--eval EXPRESSION ...] [--json]
-                               [--settings] [--fallback FILE]
+                               [--settings [--settings-url URL]] [--fallback FILE]
            webcmp-host check URL [--dialect …] [--click ID ...] [--timeout S] [--settle S] [--settings]
-                                 [--fallback FILE]
+                                 [--settings-url URL] [--fallback FILE]
            webcmp-host share URL --state DIR [--content-origin ORIGIN ...] [--preset NAME ...]
                                  [--seed cookie|localStorage:NAME:VALUE ...] [--eval EXPRESSION ...] [--settle S] [--json]
            webcmp-host prewarm URL [--dialect …] [--click ID ...] [--state DIR] [--fallback FILE]
@@ -31,6 +31,7 @@ let usage = """
            "Privacy settings" works (the page reopened in settings mode with the stored consent stays open).
     --settings  opens the page in settings mode (ConsentUIMode.settings: the stored record is injected and the
            dialect's PrivacySettingsOpener applies, e.g. layer=settings or __tcfapi('displayConsentUi')).
+           --settings-url URL opens that page instead (PrivacySettingsOpener(url:); its origin is allowed).
     share  loads a content page as an app's content web view would, with the stored consent shared into it: the
            configured first-party entries seeded (cookie manager before loading, and a main-frame document-start
            script for the content origins; default origin: the URL's; default preset: euconsent-v2; presets:
@@ -74,6 +75,7 @@ struct Arguments {
     var minimalBodies = false
     var retainBridges = false
     var settings = false
+    var settingsURL: URL?
     var fallback: URL?
 
     init(_ arguments: [String]) throws {
@@ -88,6 +90,12 @@ struct Arguments {
             switch argument {
             case "--json": json = true
             case "--settings": settings = true
+            case "--settings-url":
+                let text = try value(argument)
+                guard let url = URL(string: text), url.scheme != nil else {
+                    throw UsageError(description: "--settings-url needs an absolute URL, not '\(text)'")
+                }
+                settingsURL = url
             case "--dialect":
                 let name = try value(argument)
                 if name == "auto" { dialect = nil } else if name == "osb" { dialect = .onesecondbefore } else {
@@ -176,6 +184,7 @@ func runSession(_ arguments: Arguments, url: URL, store: ConsentStore) -> HostSe
     options.settle = arguments.settle
     options.extraOrigins = arguments.origins
     options.mode = arguments.settings ? .settings : .consent
+    options.settingsURL = arguments.settingsURL
     options.fallback = fallbackPage(arguments)
     let view = GTKWebView()
     let session = HostSession(options: options, store: store, view: view)

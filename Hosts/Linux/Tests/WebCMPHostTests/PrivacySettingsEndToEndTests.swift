@@ -40,6 +40,33 @@ import WebCMPBridge
         #expect(E2E.ids(changed.keys["IABTCF_PurposeConsents"]).contains(2))
     }
 
+    /// A "Privacy settings" page on another origin (`localhost` instead of `127.0.0.1`) that the app configured loads
+    /// in the UI, receives the stored consent and saves a change; an unconfigured origin would be opened externally.
+    @Test func settingsPageOnAnotherOriginIsPartOfTheConfiguration() throws {
+        let state = E2E.newState()
+        _ = try Self.acceptAll(state: state)
+        let settingsPage = E2E.sample.replacingOccurrences(of: "127.0.0.1", with: "localhost")
+            + "?dialect=gravito&layer=settings"
+        #expect(settingsPage.hasPrefix("http://localhost:"))
+        let opened = try E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
+                                  "--settings", "--settings-url", settingsPage, "--timeout", "8",
+                                  "--eval", "location.host", "--eval", Self.secondLayerShown, "--eval", Self.checked])
+        #expect(opened.errorCodes == [])
+        #expect(opened.events("openedExternally").isEmpty)
+        let evaluated = opened.output["eval"]?.arrayValue ?? []
+        #expect(evaluated.first?.stringValue?.hasPrefix("localhost:") == true)
+        #expect(evaluated.dropFirst().first == .bool(true))
+        #expect(evaluated.last?.arrayValue?.contains(.string("purpose-consent-1")) == true)
+
+        let changed = try E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
+                                   "--settings", "--settings-url", settingsPage,
+                                   "--click", "back", "--click", "manage",
+                                   "--click", "purpose-consent-1", "--click", "save", "--click", "close"])
+        #expect(changed.errorCodes == [])
+        #expect(changed.events("uiFinished").first?["reason"] == .string("closed"))
+        #expect(!E2E.ids(changed.keys["IABTCF_PurposeConsents"]).contains(1))
+    }
+
     @Test func tcfPrivacySettingsCallsDisplayConsentUIAndStaysOpenAfterTCLoaded() throws {
         let stored = try Self.acceptAll(state: E2E.newState())
         let page = E2E.sample + "?dialect=tcf&tc=" + stored
