@@ -54,6 +54,8 @@ public final class ConsentBridge {
     let renewalReason: ConsentRenewalReason?
     /// Whether the web view shows (or loads) the app's fallback page instead of the hosted one.
     var showingFallback = false
+    /// Whether the page being loaded has answered (see ``decidePolicy(for:)``).
+    var pageAnswered = false
     var trackingPending = false
     var isPresented = false
     var presentationWaiters: [CheckedContinuation<Void, Never>] = []
@@ -158,6 +160,7 @@ public final class ConsentBridge {
         guard state == .loading, let webView else { return }
         timeout?.cancel()
         timeout = scheduler.schedule(configuration.readyTimeout) { [weak self] in self?.readyTimeoutFired() }
+        pageAnswered = false
         webView.load(url ?? configuration.resolvedURL)
     }
 
@@ -222,10 +225,11 @@ public final class ConsentBridge {
 
     private func handle(_ event: WebViewEvent) {
         guard isActive, !isStaleLoadEvent(event) else { return }
+        noteLoadProgress(event)
         switch event {
         case .message(let message):
             handle(message)
-        case .didReceiveResponse(let url, let statusCode) where statusCode >= 400:
+        case .didReceiveResponse(let url, let statusCode) where statusCode >= 400 && isOwnDocument(url):
             fail(.loadFailed(WebViewLoadError(url: url, statusCode: statusCode, reason: "the server answered an error")))
         case .didReceiveResponse:
             break
@@ -238,7 +242,7 @@ public final class ConsentBridge {
         }
     }
 
-    private func fail(_ error: ConsentBridgeError) {
+    func fail(_ error: ConsentBridgeError) {
         guard !loadFallback(after: error) else { return }
         report(.error(error))
         finish(.failed)

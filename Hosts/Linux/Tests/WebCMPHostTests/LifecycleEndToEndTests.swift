@@ -37,6 +37,28 @@ import WebCMPBridge
         #expect(run.keys.isEmpty)
     }
 
+    /// A CMP URL that redirects to another origin is a load failure naming that origin: nothing is opened outside,
+    /// nothing stored. One that redirects within its origin loads and saves as usual.
+    @Test func aCMPURLRedirectedElsewhereIsALoadFailureAndWithinItsOriginLoads() throws {
+        func redirect(to target: String) -> String {
+            let query = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? target
+            return E2E.servers.0 + "/redirect?to=" + query
+        }
+        let elsewhere = E2E.sample.replacingOccurrences(of: "127.0.0.1", with: "localhost") + "?dialect=gravito"
+        let moved = try E2E.run([redirect(to: elsewhere), "--dialect", "gravito", "--timeout", "10"])
+        #expect(moved.errorCodes == ["loadFailed"])
+        #expect(moved.events("error").first?["message"]?.stringValue?.contains("localhost") == true)
+        #expect(moved.events("openedExternally").isEmpty)
+        #expect(moved.events("uiFinished").first?["reason"] == .string("failed"))
+        #expect(moved.keys.isEmpty)
+
+        let within = try E2E.run([redirect(to: "/SampleHost/index.html?dialect=gravito"), "--dialect", "gravito",
+                                  "--click", "accept-all"])
+        #expect(within.errorCodes == [])
+        #expect(within.events("openedExternally").isEmpty)
+        #expect(within.keys["IABTCF_TCString"] != nil)
+    }
+
     /// A link to another origin, a `target=_blank` link and `window.open`: each is handed out (logged), the CMP page
     /// stays, and it still saves.
     @Test func linksAwayLeaveTheCMPPageInPlaceAndItStillSaves() throws {

@@ -6,13 +6,15 @@ reaches end-of-file: the test process holds the write end of that pipe, so the s
 however that ends (normal exit, crash, kill), and a test run leaves no server behind.
 
 Besides files it answers GET /status/CODE with that HTTP status and a small HTML body (e.g. /status/500), so tests can
-load a CMP URL that fails the way a broken CDN does, and GET /echo-cookies with the request's Cookie header as text
-(what the server saw on the very first request of a page).
+load a CMP URL that fails the way a broken CDN does, GET /echo-cookies with the request's Cookie header as text
+(what the server saw on the very first request of a page), and GET /redirect?to=URL with a 302 to URL (a CMP URL that
+moved: to another host, or within the same origin).
 """
 import functools
 import http.server
 import sys
 import threading
+import urllib.parse
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -26,6 +28,13 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
+            return
+        if self.path.startswith("/redirect?"):
+            target = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query).get("to", ["/"])[0]
+            self.send_response(302)
+            self.send_header("Location", target)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
             return
         if self.path.startswith("/echo-cookies"):
             body = (self.headers.get("Cookie") or "").encode()
