@@ -3,7 +3,9 @@ import Foundation
 // Fuzz target "bridge": a byte-coded sequence of page events drives a real ConsentBridge over an in-memory store.
 // Invariants after every step: stored consent changes only on a valid save (or, for its GPP part only, a GPP
 // signal) from the main frame of an allowed origin while the bridge is active, and the IAB keys and the bridge's
-// record always describe the same TC string.
+// record always describe the same TC string. Navigations (links, redirects before the page answered) and document
+// responses are interleaved: the consent page is only ever replaced by an allowed origin's document, and nothing but
+// http(s), mailto and tel is handed out.
 
 @MainActor
 private final class FuzzWebView: CMPWebView {
@@ -28,6 +30,11 @@ private final class FuzzClock {
         })
     }
 }
+
+private let navigationTargets: [String?] = [
+    "https://cmp.example.com/second.html", "https://elsewhere.example/privacy", "http://cmp.example.com/",
+    "javascript:alert(1)", "mailto:dpo@example.com", "about:blank", "file:///etc/passwd", nil,
+]
 
 private let validStrings: [String] = {
     let models = [
@@ -78,7 +85,7 @@ private func runBridgeSequence(_ ops: [UInt8]) {
         let wasActive = bridge.state == .loading || bridge.state == .ready
         var validSaveSent = false
         var gppUpdateSent = false
-        switch op % 10 {
+        switch op % 12 {
         case 0: post("jsHandler", "{\"type\":\"CMP-loaded\"}")
         case 1:
             let (handler, body) = save(validStrings[argument % validStrings.count], handler: argument / 3)
@@ -104,15 +111,32 @@ private func runBridgeSequence(_ ops: [UInt8]) {
             for action in due { action() }
         case 7: webView.eventHandler?(.didFinishLoading(nil))
         case 8: if argument % 8 == 0 { bridge.invalidate() }
-        default:
+        case 9:
             post("webcmpTCF", "{\"type\":\"gpp\",\"gppString\":\"DBABTA~1YNN\"}")
             gppUpdateSent = true
+        case 10:
+            let url = navigationTargets[argument % navigationTargets.count].flatMap(URL.init(string:))
+            let request = NavigationRequest(url: url, isMainFrame: argument & 8 == 0, opensNewWindow: argument & 16 != 0)
+            let decision = bridge.decidePolicy(for: request)
+            let scheme = url?.scheme?.lowercased() ?? ""
+            if decision == .allow, request.isMainFrame || request.opensNewWindow, scheme != "about" {
+                fuzzCheck(url?.host == "cmp.example.com" && scheme == "https" && !request.opensNewWindow,
+                          "the consent page was replaced by \(url?.absoluteString ?? "nil")")
+            }
+            if case .openExternally(let target) = decision {
+                fuzzCheck(["http", "https", "mailto", "tel"].contains(target.scheme?.lowercased() ?? ""),
+                          "handed out \(target.absoluteString)")
+            }
+        default:
+            let own = argument & 1 == 0
+            let url = URL(string: own ? "https://cmp.example.com/" : "https://elsewhere.example/x")
+            webView.eventHandler?(.didReceiveResponse(url, statusCode: [200, 404, 500, 302][(argument >> 1) % 4]))
         }
         let after = store.record()
         if after != before {
             // A GPP signal from the page's __gpp updates the GPP part of the stored consent, never the TC string.
             let gppOnly = gppUpdateSent && after?.tcString == before?.tcString
-            fuzzCheck(wasActive && (validSaveSent || gppOnly), "stored consent changed without a valid save (op \(op % 10))")
+            fuzzCheck(wasActive && (validSaveSent || gppOnly), "stored consent changed without a valid save (op \(op % 12))")
         }
         var storedTC: String?
         if case .string(let value)? = store.iabKeys()["IABTCF_TCString"] { storedTC = value }

@@ -44,6 +44,7 @@ import Testing
         #expect(decide("myapp://settings") == .cancel)
         #expect(decide("about:blank", newWindow: true) == .cancel)
         #expect(decide(nil) == .cancel)
+        #expect(decide(nil, mainFrame: false, newWindow: true) == .cancel)  // found by the bridge fuzz target
     }
 
     @Test func blockingKeepsThePage() {

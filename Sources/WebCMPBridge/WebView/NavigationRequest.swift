@@ -49,7 +49,7 @@ enum NavigationPolicy {
     static func decide(
         _ request: NavigationRequest, allowedOrigins: Set<String>, externalLinks: ExternalLinkPolicy
     ) -> NavigationDecision {
-        guard let url = request.url else { return request.isMainFrame ? .cancel : .allow }
+        guard let url = request.url else { return request.isMainFrame || request.opensNewWindow ? .cancel : .allow }
         let scheme = url.scheme?.lowercased() ?? ""
         if scheme == "about", ["blank", "srcdoc"].contains(url.absoluteString.dropFirst("about:".count).lowercased()) {
             return request.opensNewWindow ? .cancel : .allow
