@@ -5,11 +5,11 @@ extension ConsentBridge {
     /// follows a link away from it, which opens outside the consent UI.
     ///
     /// Before the page being loaded has answered (no document from an allowed origin, no finished load, no message),
-    /// a main-frame `http(s)` navigation away from the allowed origins is the load itself going elsewhere — an HTTP redirect of
-    /// the CMP URL to another host or to `https`, a script redirect before the page shows — not a link the user
-    /// followed: it is cancelled and the run fails with ``ConsentBridgeError/loadFailed(_:)`` naming the origin (or
-    /// the fallback page is shown), instead of opening the redirect target in the browser. Add the origin to
-    /// ``BridgeConfiguration/allowedOrigins``, or configure the final URL, to load it in the consent UI.
+    /// a main-frame `http(s)` navigation away from the allowed origins is the load itself going elsewhere — an HTTP
+    /// redirect of the CMP URL to another host or to `https`, a script redirect before the page shows — not a link
+    /// the user followed: it is cancelled and the run fails with ``ConsentBridgeError/loadFailed(_:)`` naming the
+    /// origin (or the fallback page is shown), instead of opening the redirect target in the browser. Add the origin
+    /// to ``BridgeConfiguration/allowedOrigins``, or configure the final URL, to load it in the consent UI.
     public func decidePolicy(for request: NavigationRequest) -> NavigationDecision {
         let decision = NavigationPolicy.decide(
             request, allowedOrigins: allowedOrigins, externalLinks: configuration.externalLinks)
@@ -18,8 +18,8 @@ extension ConsentBridge {
             let target = SecurityOrigin.origin(of: url)
         else { return decision }
         fail(.loadFailed(WebViewLoadError(
-            url: url, reason: "the page was redirected to \(UntrustedText.quoted(target)) before it loaded, which is not "
-                + "an allowed origin (BridgeConfiguration.allowedOrigins)")))
+            url: url, reason: "the page was redirected to \(UntrustedText.quoted(target)) before it loaded, which is "
+                + "not an allowed origin (BridgeConfiguration.allowedOrigins)")))
         return .cancel
     }
 
@@ -28,8 +28,10 @@ extension ConsentBridge {
     /// finished load, or a message.
     func noteLoadProgress(_ event: WebViewEvent) {
         switch event {
-        case .didReceiveResponse(let url, _):
-            if url != nil, isOwnDocument(url) { pageAnswered = true }
+        case .didReceiveResponse(let url?, _):
+            if isOwnDocument(url) { pageAnswered = true }
+        case .didReceiveResponse(nil, _):
+            break
         case .didFinishLoading, .message:
             pageAnswered = true
         case .didFailLoading, .contentProcessDidTerminate:
@@ -37,13 +39,11 @@ extension ConsentBridge {
         }
     }
 
-    /// Whether a main-frame response is the consent UI's own document (from an allowed origin; a response without a
-    /// URL counts). WebKitGTK reports the response of a navigation before asking the navigation policy, so the
-    /// document of a link to another origin — which then opens outside — is reported too: its HTTP status is not the
-    /// CMP page's.
+    /// Whether a main-frame response is the consent UI's own document (from an allowed origin; a response without
+    /// a URL counts). WebKitGTK reports the response of a navigation before asking the navigation policy, so the
+    /// document of a link to another origin — which then opens outside — is reported too: its HTTP status is not
+    /// the CMP page's.
     func isOwnDocument(_ url: URL?) -> Bool {
-        guard let url else { return true }
-        guard let origin = SecurityOrigin.origin(of: url) else { return false }
-        return SecurityOrigin.isAllowed(origin, in: allowedOrigins)
+        url.map { SecurityOrigin.isAllowed($0, in: allowedOrigins) } ?? true
     }
 }

@@ -42,6 +42,12 @@ package enum SecurityOrigin {
         return allowed.contains { normalize($0) == normalized }
     }
 
+    /// Whether the origin of `url` is one of `allowed` (`false` for a URL without an origin).
+    package static func isAllowed(_ url: URL, in allowed: Set<String>) -> Bool {
+        guard let origin = origin(of: url) else { return false }
+        return isAllowed(origin, in: allowed)
+    }
+
     private static func defaultPort(for scheme: String) -> Int? {
         switch scheme {
         case "http", "ws": return 80

@@ -55,11 +55,7 @@ enum NavigationPolicy {
             return request.opensNewWindow ? .cancel : .allow
         }
         if !request.isMainFrame, !request.opensNewWindow { return .allow }
-        if !request.opensNewWindow, let origin = SecurityOrigin.origin(of: url),
-            SecurityOrigin.isAllowed(origin, in: allowedOrigins)
-        {
-            return .allow
-        }
+        if !request.opensNewWindow, SecurityOrigin.isAllowed(url, in: allowedOrigins) { return .allow }
         guard ["http", "https", "mailto", "tel"].contains(scheme) else { return .cancel }
         return externalLinks == .openExternally ? .openExternally(url) : .cancel
     }
