@@ -5,11 +5,12 @@ import WebCMPBridge
 /// Serves a ``FallbackPage`` through WebKitGTK's URI scheme API (`webkit_web_context_register_uri_scheme`), the
 /// Linux counterpart of the `WKURLSchemeHandler` the Apple glue registers.
 ///
-/// The scheme is registered on the default web context (the one every ``GTKWebView`` uses) once per process, and
-/// with the security manager as **secure** (the page is a secure context, like an `https` page, so storage and
-/// `crypto.subtle` work) and **CORS-enabled**. WebKit then gives the page the origin `scheme://host`, which the core's
-/// origin policy allows while the fallback is shown. Every decision — which path is served, what is refused — is the
-/// core's ``FallbackPage/response(for:)``; refusals end the request with an error and are recorded in ``refusals``.
+/// The scheme is registered once per process on its web context (``GTKRuntime/webContext``, the one every
+/// ``GTKWebView`` uses), and with the security manager as **secure** (the page is a secure context, like an `https`
+/// page, so storage and `crypto.subtle` work) and **CORS-enabled**. WebKit then gives the page the origin
+/// `scheme://host`, which the core's origin policy allows while the fallback is shown. Every decision — which path
+/// is served, what is refused — is the core's ``FallbackPage/response(for:)``; refusals end the request with an
+/// error and are recorded in ``refusals``.
 @MainActor
 public enum GTKFallbackScheme {
     private static var pages: [String: FallbackPage] = [:]
@@ -23,7 +24,8 @@ public enum GTKFallbackScheme {
     /// Serves `page` from now on (replacing an earlier page of the same scheme).
     public static func register(_ page: FallbackPage) {
         pages[page.scheme] = page
-        guard registered.insert(page.scheme).inserted, let context = webkit_web_context_get_default() else { return }
+        guard registered.insert(page.scheme).inserted else { return }
+        let context = GTKRuntime.webContext
         webkit_web_context_register_uri_scheme(context, page.scheme, schemeRequest, nil, nil)
         if let security = webkit_web_context_get_security_manager(context) {
             webkit_security_manager_register_uri_scheme_as_secure(security, page.scheme)

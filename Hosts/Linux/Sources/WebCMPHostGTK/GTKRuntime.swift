@@ -5,6 +5,29 @@ import Foundation
 @MainActor
 public enum GTKRuntime {
     private static var initialized = false
+    private static var context: UnsafeMutablePointer<WebKitWebContext>?
+
+    /// Where the web views of this process keep their website data (local storage, IndexedDB, caches, cookies), like
+    /// an app's own `WKWebsiteDataStore`: `nil` (the default) keeps it in memory only, so separate processes — the
+    /// end-to-end tests run several at once — never see each other's data. Set it before the first ``GTKWebView``
+    /// is created; later changes are ignored.
+    public static var websiteDataDirectory: URL?
+
+    /// The one web context of this process, created on first use with its own website data manager
+    /// (``websiteDataDirectory``, or ephemeral). Every ``GTKWebView`` and ``GTKFallbackScheme`` uses it.
+    static var webContext: UnsafeMutablePointer<WebKitWebContext> {
+        if let context { return context }
+        let created: UnsafeMutablePointer<WebKitWebContext>
+        if let directory = websiteDataDirectory {
+            created = webcmp_web_context_new(directory.appendingPathComponent("data").path,
+                                             directory.appendingPathComponent("cache").path,
+                                             directory.appendingPathComponent("cookies.sqlite").path)
+        } else {
+            created = webcmp_web_context_new(nil, nil, nil)
+        }
+        context = created
+        return created
+    }
 
     /// Initialises GTK once. Needs a display (run under `xvfb-run -a`).
     ///

@@ -38,10 +38,11 @@ public final class GTKWebView: CMPWebView {
     private var userScripts: [WebCMPBridge.UserScript] = []
     private var box: Unmanaged<CallbackBox>?
 
-    /// Creates the web view in an offscreen GTK window. Call ``GTKRuntime/initialize()`` first.
+    /// Creates the web view in an offscreen GTK window, in the process's web context (``GTKRuntime/webContext``, whose
+    /// website data follows ``GTKRuntime/websiteDataDirectory``). Call ``GTKRuntime/initialize()`` first.
     public init() {
         contentManager = webkit_user_content_manager_new()!
-        let widget = webkit_web_view_new_with_user_content_manager(contentManager)!
+        let widget = webcmp_web_view_new(GTKRuntime.webContext, contentManager)!
         view = UnsafeMutableRawPointer(widget).assumingMemoryBound(to: WebKitWebView.self)
         window = gtk_offscreen_window_new()
         gtk_window_set_default_size(UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkWindow.self), 390, 844)

@@ -50,6 +50,9 @@ let usage = """
            (JavaScriptCore then collects the message values less often: resident memory rises between collections).
            --retain-bridges is the check's own check: it keeps every cycle's bridge alive after invalidate(), as a
            retain cycle would, so part (b) must fail.
+    --state DIR  the app's own data: the stored consent (DIR/defaults.json) and the web views' website data
+           (DIR/website-data: local storage, cookies, caches), as an app's sandbox keeps them. Without --state both
+           live in memory only, so runs never see each other's data.
     Run under a display: xvfb-run -a webcmp-host …
     """
 
@@ -364,6 +367,7 @@ let exitCode: Int32 = MainActor.assumeIsolated {
         fail("\(error)\n\(usage)", code: 2)
     }
     guard GTKRuntime.initialize() else { fail("cannot open a display (run under xvfb-run -a)", code: 2) }
+    GTKRuntime.websiteDataDirectory = arguments.state?.appendingPathComponent("website-data", isDirectory: true)
     switch arguments.command {
     case "run": return runCommand(arguments)
     case "check": return checkCommand(arguments)

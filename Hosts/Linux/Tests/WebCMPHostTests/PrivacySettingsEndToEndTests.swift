@@ -106,6 +106,24 @@ import WebCMPBridge
         #expect(evaluated.last == .array([]))
     }
 
+    /// A page's own website data belongs to the `--state` directory it was stored under, as an app's web data
+    /// belongs to its sandbox: another state directory, or a run without one, starts empty. (The suites run host
+    /// processes in parallel: with one shared store a page on the same loopback host would see another test's data.)
+    @Test func websiteDataBelongsToTheStateDirectory() throws {
+        let page = E2E.servers.0 + "/" + E2E.pages + "/site-data.html"
+        func found(_ state: String?) throws -> JSONValue? {
+            let run = try E2E.run([page, "--timeout", "2", "--eval", "JSON.stringify(window.__siteData)"]
+                                  + (state.map { ["--state", $0] } ?? []))
+            return try (run.output["eval"]?.arrayValue?.first?.stringValue).map { try JSONValue(parsing: $0) }
+        }
+        let empty = JSONValue.object(["localStorage": .null, "cookie": .bool(false)])
+        let state = E2E.newState()
+        #expect(try found(state) == empty)
+        #expect(try found(state) == .object(["localStorage": .string("stored"), "cookie": .bool(true)]))
+        #expect(try found(E2E.newState()) == empty)
+        #expect(try found(nil) == empty)
+    }
+
     @Test func rejectAllThenReopenGivesThePageTheRejectedString() throws {
         let state = E2E.newState()
         let accepted = try Self.acceptAll(state: state)
