@@ -212,7 +212,7 @@ enum Bench {
     @inline(never)
     static func decodeAndMap(_ string: String) throws -> Int {
         try IABKeySet(mapping: InAppConsent(tcString: string, gdprApplies: true, cmpSDKID: 300, cmpSDKVersion: 1))
-            .values.count
+            .count
     }
 
     @inline(never)
@@ -220,7 +220,7 @@ enum Bench {
         try ConsentCommit(
             strings: ConsentStrings(tcString: string), gdprApplies: true, previous: nil,
             rules: ConsentCommit.Rules(cmpSDKID: 300, cmpSDKVersion: 1), now: Date()
-        ).keys.values.count
+        ).keys.count
     }
 
     // MARK: Message parse

@@ -87,10 +87,9 @@ enum Inspect {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         var members: [String] = []
-        members.reserveCapacity(keys.values.count)
+        members.reserveCapacity(keys.count)
         do {
-            for key in keys.values.keys.sorted(by: { $0.rawValue.utf8.lexicographicallyPrecedes($1.rawValue.utf8) }) {
-                guard let value = keys.values[key] else { continue }
+            for (key, value) in keys.sorted(by: { $0.key.rawValue.utf8.lexicographicallyPrecedes($1.key.rawValue.utf8) }) {
                 let name = String(decoding: try encoder.encode(key.rawValue), as: UTF8.self)
                 let encoded = String(decoding: try encoder.encode(JSONKeyValue(value: value)), as: UTF8.self)
                 members.append(name + ":" + encoded)
@@ -120,17 +119,16 @@ enum Inspect {
         var out = ""
         if let model = commit.summary.decoded { out += describeTCString(model) }
         out += describeOtherInputs(commit.record)
-        out += "\nUserDefaults keys (\(keys.values.count)):\n"
-        for key in keys.values.keys.sorted() {
-            let value: String
-            switch keys.values[key] {
-            case .int(let number)?: value = String(number) + " (Number)"
-            case .string(let string)? where string.count > 80:
-                value = WebCMPCommand.describe(string, limit: 72) + " (String, \(string.count) characters)"
-            case .string(let string)?: value = WebCMPCommand.describe(string, limit: 80) + " (String)"
-            case nil: value = ""
+        out += "\nUserDefaults keys (\(keys.count)):\n"
+        for (key, value) in keys.sorted(by: { $0.key < $1.key }) {
+            let text: String
+            switch value {
+            case .int(let number): text = String(number) + " (Number)"
+            case .string(let string) where string.count > 80:
+                text = WebCMPCommand.describe(string, limit: 72) + " (String, \(string.count) characters)"
+            case .string(let string): text = WebCMPCommand.describe(string, limit: 80) + " (String)"
             }
-            out += "  \(key.rawValue) = \(value)\n"
+            out += "  \(key.rawValue) = \(text)\n"
         }
         return out
     }

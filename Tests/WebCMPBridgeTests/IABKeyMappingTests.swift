@@ -147,7 +147,7 @@ import Testing
         #expect(strings.map(\.value) == ["__2", "1__", "10_"])
     }
 
-    /// ``IABKeySet/tcfKeyCount`` (the dictionary's size hint) is the number of `IABTCF_*` keys a string with every
+    /// ``IABKeySet/tcfKeyCount`` (the key set's capacity hint) is the number of `IABTCF_*` keys a string with every
     /// optional part produces besides its restriction keys.
     @Test func tcfKeyCountMatchesTheFullKeySet() throws {
         let keys = try Self.map(Self.richModel, InAppConsent(gdprApplies: true, cmpSDKID: 12, cmpSDKVersion: 3))

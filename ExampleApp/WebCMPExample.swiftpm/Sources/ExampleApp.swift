@@ -82,6 +82,6 @@ final class ConsentModel: ObservableObject {
     }
 
     func refreshKeys() {
-        keys = store.iabKeys().values.map { ($0.key.rawValue, $0.value.description) }.sorted { $0.0 < $1.0 }
+        keys = store.iabKeys().map { ($0.key.rawValue, $0.value.description) }.sorted { $0.0 < $1.0 }
     }
 }

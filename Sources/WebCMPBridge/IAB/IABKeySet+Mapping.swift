@@ -64,16 +64,14 @@ extension IABKeySet {
         // One CMP SDK per app: the TCF keys and their GPP EU mirrors carry the same SDK id and version.
         let identity = CMPIdentity.resolve(
             configuredID: consent.cmpSDKID, configuredVersion: consent.cmpSDKVersion, tcString: decoded)
-        // The TC string's keys are written straight into the result: one dictionary, sized once. (Sized for the
-        // keys, not for a lower load factor: a larger table measured slower, and colliding keys cost little since
-        // `IABKey` compares cached hash values before names.)
-        var values = [IABKey: IABValue](
+        // The TC string's keys are appended straight to the result, sized once: no key is looked up or hashed.
+        var values = IABKeySet(
             minimumCapacity: IABKeySet.tcfKeyCount + 2 + (decoded?.publisherRestrictions.count ?? 0))
         if let decoded, let tcRawValue {
             IABKeySet.addTCFKeys(
                 for: decoded, rawValue: tcRawValue, gdprApplies: consent.gdprApplies,
                 cmpSDKID: identity.id ?? decoded.cmpID, cmpSDKVersion: identity.version, into: &values)
-            if let additionalConsent { values[.additionalConsent] = .string(additionalConsent) }
+            if let additionalConsent { values.appendNew(.additionalConsent, .string(additionalConsent)) }
         }
         if let gpp {
             try IABKeySet.addGPPKeys(
@@ -81,7 +79,10 @@ extension IABKeySet {
                 cmpSDKID: identity.id, cmpSDKVersion: identity.version, tcRawValue: tcRawValue, into: &values)
         }
         if let usPrivacy { values[.usPrivacyString] = .string(usPrivacy) }
-        return IABKeySet(values)
+        #if DEBUG
+        values._checkInvariants()
+        #endif
+        return values
     }
 
     /// How many keys ``addTCFKeys(for:rawValue:gdprApplies:cmpSDKID:cmpSDKVersion:into:)`` writes at most besides
@@ -107,33 +108,36 @@ extension IABKeySet {
         gdprApplies: Bool?,
         cmpSDKID: Int,
         cmpSDKVersion: Int?,
-        into keys: inout [IABKey: IABValue]
+        into keys: inout IABKeySet
     ) {
-        keys[.cmpSDKID] = .int(cmpSDKID)
-        if let cmpSDKVersion { keys[.cmpSDKVersion] = .int(cmpSDKVersion) }
-        keys[.policyVersion] = .int(model.policyVersion)
-        if let gdprApplies { keys[.gdprApplies] = .int(gdprApplies ? 1 : 0) }
-        keys[.publisherCC] = .string(model.publisherCountryCode)
-        keys[.purposeOneTreatment] = .int(model.purposeOneTreatment ? 1 : 0)
-        keys[.useNonStandardTexts] = .int(model.useNonStandardTexts ? 1 : 0)
-        keys[.useNonStandardStacks] = .int(model.useNonStandardTexts ? 1 : 0)
-        keys[.tcString] = .string(rawValue)
-        keys[.vendorConsents] = .string(model.vendorConsents.binaryString)
-        keys[.vendorLegitimateInterests] = .string(model.vendorLegitimateInterests.binaryString)
+        keys.appendNew(.cmpSDKID, .int(cmpSDKID))
+        if let cmpSDKVersion { keys.appendNew(.cmpSDKVersion, .int(cmpSDKVersion)) }
+        keys.appendNew(.policyVersion, .int(model.policyVersion))
+        if let gdprApplies { keys.appendNew(.gdprApplies, .int(gdprApplies ? 1 : 0)) }
+        keys.appendNew(.publisherCC, .string(model.publisherCountryCode))
+        keys.appendNew(.purposeOneTreatment, .int(model.purposeOneTreatment ? 1 : 0))
+        keys.appendNew(.useNonStandardTexts, .int(model.useNonStandardTexts ? 1 : 0))
+        keys.appendNew(.useNonStandardStacks, .int(model.useNonStandardTexts ? 1 : 0))
+        keys.appendNew(.tcString, .string(rawValue))
+        keys.appendNew(.vendorConsents, .string(model.vendorConsents.binaryString))
+        keys.appendNew(.vendorLegitimateInterests, .string(model.vendorLegitimateInterests.binaryString))
         if let disclosed = model.disclosedVendors {
-            keys[.disclosedVendors] = .string(disclosed.binaryString)
+            keys.appendNew(.disclosedVendors, .string(disclosed.binaryString))
         }
-        keys[.purposeConsents] = .string(model.purposeConsents.binaryString)
-        keys[.purposeLegitimateInterests] = .string(model.purposeLegitimateInterests.binaryString)
-        keys[.specialFeatureOptIns] = .string(model.specialFeatureOptIns.binaryString)
+        keys.appendNew(.purposeConsents, .string(model.purposeConsents.binaryString))
+        keys.appendNew(.purposeLegitimateInterests, .string(model.purposeLegitimateInterests.binaryString))
+        keys.appendNew(.specialFeatureOptIns, .string(model.specialFeatureOptIns.binaryString))
         let publisher = model.publisherTC
-        keys[.publisherConsent] = .string(publisher?.purposeConsents.binaryString ?? "")
-        keys[.publisherLegitimateInterests] = .string(publisher?.purposeLegitimateInterests.binaryString ?? "")
-        keys[.publisherCustomPurposesConsents] = .string(publisher?.customPurposeConsents.binaryString ?? "")
-        keys[.publisherCustomPurposesLegitimateInterests] =
-            .string(publisher?.customPurposeLegitimateInterests.binaryString ?? "")
+        keys.appendNew(.publisherConsent, .string(publisher?.purposeConsents.binaryString ?? ""))
+        keys.appendNew(
+            .publisherLegitimateInterests, .string(publisher?.purposeLegitimateInterests.binaryString ?? ""))
+        keys.appendNew(
+            .publisherCustomPurposesConsents, .string(publisher?.customPurposeConsents.binaryString ?? ""))
+        keys.appendNew(
+            .publisherCustomPurposesLegitimateInterests,
+            .string(publisher?.customPurposeLegitimateInterests.binaryString ?? ""))
         forEachPublisherRestrictionString(model.publisherRestrictions) { purpose, value in
-            keys[.publisherRestrictions(purpose: purpose)] = .string(value)
+            keys.appendNew(.publisherRestrictions(purpose: purpose), .string(value))
         }
     }
 
@@ -226,7 +230,7 @@ extension IABKeySet {
         cmpSDKID: Int?,
         cmpSDKVersion: Int?,
         tcRawValue: String?,
-        into values: inout [IABKey: IABValue]
+        into values: inout IABKeySet
     ) throws(IABMappingError) {
         let sid: [Int]
         if let applicableSections {
@@ -239,7 +243,7 @@ extension IABKeySet {
         }
         var mirror: [IABKey: IABValue] = [:]
         for section in gpp.sections where section.id == 2 {
-            var keys: [IABKey: IABValue] = [:]
+            var keys = IABKeySet(minimumCapacity: tcfKeyCount)
             if let tcRawValue, tcRawValue == section.string {
                 // The same string as the TC string: its `IABTCF_*` keys are already in `values`.
                 keys = values
@@ -255,7 +259,7 @@ extension IABKeySet {
                 if let name = key.gppTCFEUMirror { mirror[name] = value }
             }
         }
-        values.merge(mirror) { _, new in new }
+        for (key, value) in mirror { values[key] = value }
         values[.gppVersion] = .string(String(gpp.version))
         values[.gppSections] = .string(joined(gpp.sectionIDs))
         values[.gppString] = .string(gpp.rawValue)
@@ -263,7 +267,7 @@ extension IABKeySet {
         for section in gpp.sections {
             values[.gppSectionString(section.id)] = .string(section.string)
         }
-        values.merge(try gpp.usSectionKeys()) { _, new in new }
+        for (key, value) in try gpp.usSectionKeys() { values[key] = value }
     }
 
     /// `IABTCF_*` keys that have no `IABGPP_TCFEU2_*` counterpart in the GPP EU "Key Names" table.

@@ -61,9 +61,9 @@ public struct ConsentStore: Sendable {
         ConsentStore.lock.lock()
         defer { ConsentStore.lock.unlock() }
         var set: [String: KeyValueStorage.Value] = [:]
-        set.reserveCapacity(keys.values.count + 2)
+        set.reserveCapacity(keys.count + 2)
         var size = 0
-        for (key, value) in keys.values {
+        for (key, value) in keys {
             try ConsentStore.validate(key, value)
             size += key.rawValue.utf8.count
             switch value {
@@ -99,7 +99,7 @@ public struct ConsentStore: Sendable {
         guard size <= ConsentStore.maximumTotalSize else {
             throw .tooLarge(bytes: size, limit: ConsentStore.maximumTotalSize)
         }
-        for key in storedIABKeys() where keys.values[key] == nil {
+        for key in storedIABKeys() where keys[key] == nil {
             remove.append(key.rawValue)
         }
         try storage.write(set, remove)
@@ -108,11 +108,11 @@ public struct ConsentStore: Sendable {
     /// The IAB keys currently stored (integers and strings of the owned families).
     public func iabKeys() -> IABKeySet {
         let names = storedIABKeys().map(\.rawValue)
-        var result = IABKeySet()
-        for (name, value) in storage.load(names) {
+        var result = IABKeySet(minimumCapacity: names.count)
+        for (name, value) in storage.load(names) {   // distinct names: no key is added twice
             switch value {
-            case .int(let number): result[IABKey(rawValue: name)] = .int(number)
-            case .string(let string): result[IABKey(rawValue: name)] = .string(string)
+            case .int(let number): result.appendNew(IABKey(rawValue: name), .int(number))
+            case .string(let string): result.appendNew(IABKey(rawValue: name), .string(string))
             case .double: continue
             }
         }

@@ -178,7 +178,7 @@ extension ConsentStore {
     /// The stored IAB keys as the JSON object `webcmp inspect --json` prints (numbers as numbers).
     public func keysJSON() -> JSONValue {
         var object: [String: JSONValue] = [:]
-        for (key, value) in iabKeys().values {
+        for (key, value) in iabKeys() {
             switch value {
             case .int(let int): object[key.rawValue] = .number(Double(int))
             case .string(let string): object[key.rawValue] = .string(string)
