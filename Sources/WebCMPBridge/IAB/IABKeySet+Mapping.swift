@@ -78,7 +78,7 @@ extension IABKeySet {
                 gpp, applicableSections: consent.strings.gppApplicableSections, gdprApplies: consent.gdprApplies,
                 cmpSDKID: identity.id, cmpSDKVersion: identity.version, tcRawValue: tcRawValue, into: &values)
         }
-        if let usPrivacy { values[.usPrivacyString] = .string(usPrivacy) }
+        if let usPrivacy { values.appendNew(.usPrivacyString, .string(usPrivacy)) }
         #if DEBUG
         values._checkInvariants()
         #endif
@@ -259,15 +259,18 @@ extension IABKeySet {
                 if let name = key.gppTCFEUMirror { mirror[name] = value }
             }
         }
-        for (key, value) in mirror { values[key] = value }
-        values[.gppVersion] = .string(String(gpp.version))
-        values[.gppSections] = .string(joined(gpp.sectionIDs))
-        values[.gppString] = .string(gpp.rawValue)
-        values[.gppSID] = .string(joined(sid))
+        // Every GPP key is new to `values`: the families differ from the TCF keys and from each other (`IABGPP_TCFEU2_*`
+        // and `IABGPP_2_TCString` mirrors, `IABGPP_HDR_*`, one `IABGPP_{id}_String` per distinct section id, the US
+        // field keys), so they are appended without a lookup — a GPP string can hold 1,000 sections.
+        for (key, value) in mirror { values.appendNew(key, value) }
+        values.appendNew(.gppVersion, .string(String(gpp.version)))
+        values.appendNew(.gppSections, .string(joined(gpp.sectionIDs)))
+        values.appendNew(.gppString, .string(gpp.rawValue))
+        values.appendNew(.gppSID, .string(joined(sid)))
         for section in gpp.sections {
-            values[.gppSectionString(section.id)] = .string(section.string)
+            values.appendNew(.gppSectionString(section.id), .string(section.string))
         }
-        for (key, value) in try gpp.usSectionKeys() { values[key] = value }
+        for (key, value) in try gpp.usSectionKeys() { values.appendNew(key, value) }
     }
 
     /// `IABTCF_*` keys that have no `IABGPP_TCFEU2_*` counterpart in the GPP EU "Key Names" table.
