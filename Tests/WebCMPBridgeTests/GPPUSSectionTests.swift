@@ -366,29 +366,11 @@ import Testing
     /// A GPP header listing one section id (Type 3, Version 1, one single-id entry, Fibonacci offset), built bit by
     /// bit from the "Header Encoding" rules, independent of the reader.
     static func header(for id: Int) -> String {
-        var bits = "000011" + "000001" + "000000000001" + "0"
-        var fibonacci = [1, 2]
-        while fibonacci[fibonacci.count - 1] <= id { fibonacci.append(fibonacci[fibonacci.count - 1] + fibonacci[fibonacci.count - 2]) }
-        var code = [Character](repeating: "0", count: fibonacci.count)
-        var rest = id
-        for index in stride(from: fibonacci.count - 1, through: 0, by: -1) where fibonacci[index] <= rest {
-            code[index] = "1"
-            rest -= fibonacci[index]
-        }
-        while code.last == "0" { code.removeLast() }
-        bits += String(code) + "1"
+        var bits = "000011" + "000001" + "000000000001" + "0" + GPPHeaderEncoding.fibonacci(id)
         // Padded first to a multiple of 8 bits, then of 6, as the reference encoder pads.
         while bits.count % 8 != 0 { bits += "0" }
         while bits.count % 6 != 0 { bits += "0" }
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-        var out = ""
-        var index = bits.startIndex
-        while index < bits.endIndex {
-            let next = bits.index(index, offsetBy: 6)
-            out.append(alphabet[Int(bits[index..<next], radix: 2)!])
-            index = next
-        }
-        return out
+        return GPPHeaderEncoding.base64URL(bits)
     }
 
     @Test func headerHelperMatchesTheReferenceHeaders() throws {

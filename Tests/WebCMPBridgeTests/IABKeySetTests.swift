@@ -81,27 +81,11 @@ import Testing
     /// A GPP string with 973 sections (ids 28–1000, one range entry in the header) maps to one key per section plus
     /// the header keys, each once.
     @Test func gppStringWithManySectionsHoldsEachKeyOnce() throws {
-        func fibonacci(_ value: Int) -> String {
-            var terms = [1, 2]
-            while terms[terms.count - 1] <= value { terms.append(terms[terms.count - 1] + terms[terms.count - 2]) }
-            var code = [Character](repeating: "0", count: terms.count)
-            var rest = value
-            for index in stride(from: terms.count - 1, through: 0, by: -1) where terms[index] <= rest {
-                code[index] = "1"
-                rest -= terms[index]
-            }
-            while code.last == "0" { code.removeLast() }
-            return String(code) + "1"
-        }
         // Type 3, version 1, one entry: a range starting at offset 28, 972 ids long.
-        var bits = "000011" + "000001" + "000000000001" + "1" + fibonacci(28) + fibonacci(972)
+        var bits = "000011" + "000001" + "000000000001" + "1"
+            + GPPHeaderEncoding.fibonacci(28) + GPPHeaderEncoding.fibonacci(972)
         while bits.count % 6 != 0 { bits += "0" }
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-        let characters = stride(from: 0, to: bits.count, by: 6).map { offset -> Character in
-            let chunk = bits.dropFirst(offset).prefix(6)
-            return alphabet[Int(String(chunk), radix: 2)!]
-        }
-        let gpp = String(characters) + String(repeating: "~AA", count: 973)
+        let gpp = GPPHeaderEncoding.base64URL(bits) + String(repeating: "~AA", count: 973)
         #expect(try GPPString(parsing: gpp).sectionIDs == Array(28...1000))
 
         let keys = try IABKeySet(mapping: InAppConsent(gppString: gpp))
