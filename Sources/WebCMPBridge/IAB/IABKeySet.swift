@@ -90,22 +90,12 @@ public struct IABKeySet: Sendable, Hashable, Sequence {
         }
     }
 
-    /// Two sets are equal when they hold the same keys with the same values, in any order.
+    /// Two sets are equal when they hold the same keys with the same values, in any order (compared as ``values``:
+    /// linear in the number of keys).
     public static func == (lhs: IABKeySet, rhs: IABKeySet) -> Bool {
-        guard lhs.entries.count == rhs.entries.count else { return false }
-        return lhs.entries.allSatisfy { rhs[$0.key] == $0.value }
+        lhs.count == rhs.count && lhs.values == rhs.values
     }
 
-    /// Hashes the keys and values independently of their order (as `Dictionary` does).
-    public func hash(into hasher: inout Hasher) {
-        var combined = 0
-        for entry in entries {
-            var entryHasher = Hasher()
-            entryHasher.combine(entry.key)
-            entryHasher.combine(entry.value)
-            combined ^= entryHasher.finalize()
-        }
-        hasher.combine(entries.count)
-        hasher.combine(combined)
-    }
+    /// Hashes the keys and values independently of their order (as ``values``).
+    public func hash(into hasher: inout Hasher) { hasher.combine(values) }
 }

@@ -99,7 +99,7 @@ public struct ConsentStore: Sendable {
         guard size <= ConsentStore.maximumTotalSize else {
             throw .tooLarge(bytes: size, limit: ConsentStore.maximumTotalSize)
         }
-        for key in storedIABKeys() where keys[key] == nil {
+        for key in storedIABKeys() where set[key.rawValue] == nil {   // `set` holds the new keys by name
             remove.append(key.rawValue)
         }
         try storage.write(set, remove)
