@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "WebCMPBridge", targets: ["WebCMPBridge"]),
         .library(name: "WebCMPBridgeWebKit", targets: ["WebCMPBridgeWebKit"]),
         .library(name: "WebCMPBridgeUI", targets: ["WebCMPBridgeUI"]),
+        .library(name: "WebCMPBridgeTesting", targets: ["WebCMPBridgeTesting"]),
         .executable(name: "webcmp", targets: ["webcmp"]),
     ],
     targets: [
@@ -38,13 +39,19 @@ let package = Package(
             name: "WebCMPBridgeUI",
             dependencies: ["WebCMPBridge", "WebCMPBridgeWebKit"]
         ),
+        // Test doubles for integrators: a web view that reports events in WKWebView's order, a manual clock, an App
+        // Tracking Transparency client. Foundation only; link it from test targets.
+        .target(
+            name: "WebCMPBridgeTesting",
+            dependencies: ["WebCMPBridge"]
+        ),
         .executableTarget(
             name: "webcmp",
             dependencies: ["WebCMPBridge"]
         ),
         .testTarget(
             name: "WebCMPBridgeTests",
-            dependencies: ["WebCMPBridge"],
+            dependencies: ["WebCMPBridge", "WebCMPBridgeTesting"],
             resources: [.copy("Fixtures")]
         ),
     ],

@@ -12,11 +12,11 @@ private final class FuzzWebView: CMPWebView {
     var eventHandler: (@MainActor (WebViewEvent) -> Void)?
     var navigationPolicy: (@MainActor (NavigationRequest) -> NavigationDecision)?
     var handlers: Set<String> = []
-    func load(_ url: URL) {}
+    func load(_ url: URL, id: WebViewLoadID) {}
     func addUserScript(_ script: UserScript) {}
     func removeAllUserScripts() {}
     func evaluateJavaScript(_ source: String) {}
-    func addMessageHandler(named name: String) { handlers.insert(name) }
+    func addMessageHandler(named name: String) throws(WebViewSetupError) { handlers.insert(name) }
     func removeMessageHandler(named name: String) { handlers.remove(name) }
 }
 
@@ -109,7 +109,20 @@ private func runBridgeSequence(_ ops: [UInt8]) {
             let due = clock.pending
             clock.pending.removeAll()
             for action in due { action() }
-        case 7: webView.eventHandler?(.didFinishLoading(nil))
+        case 7:
+            // Load events of the current load, a replaced one or the page's own navigation: finished, cancelled,
+            // interrupted by the policy, failed, or the content process gone (reloaded once, then the run fails).
+            let load = argument % 3 == 0 ? nil : WebViewLoadID(rawValue: argument % 4)
+            let failure = { (domain: String, code: Int) in
+                WebViewLoadFailure(url: nil, domain: domain, code: code, description: "fuzz")
+            }
+            switch argument / 4 % 5 {
+            case 0: webView.eventHandler?(.didFinishLoading(nil, load: load))
+            case 1: webView.eventHandler?(.didFailLoading(failure("NSURLErrorDomain", -999), load: load))
+            case 2: webView.eventHandler?(.didFailLoading(failure("WebKitErrorDomain", 102), load: load))
+            case 3: webView.eventHandler?(.didFailLoading(failure("NSURLErrorDomain", -1009), load: load))
+            default: webView.eventHandler?(.contentProcessDidTerminate)
+            }
         case 8: if argument % 8 == 0 { bridge.invalidate() }
         case 9:
             post("webcmpTCF", "{\"type\":\"gpp\",\"gppString\":\"DBABTA~1YNN\"}")

@@ -33,21 +33,39 @@ final class ConsentPromptModel: ObservableObject {
     private(set) var prewarmed: ConsentPrewarmer<WKCMPWebView>.Prewarmed?
     @Published var allowsDismissal = false
     private var token: PresentationGate.Token?
+    private var shown = false
 
-    /// Starts a presentation; `false` when another consent UI is up.
+    /// Starts a presentation; `false` when another consent UI is up. A pre-warmed bridge is used only when it was
+    /// made for the same page and tracking client as the one `makeBridge` returns (which is then never attached).
     func begin(_ makeBridge: () -> ConsentBridge) -> Bool {
         guard bridge == nil else { return true }
-        guard let token = PresentationGate.shared.begin() else { return false }
+        guard let token = PresentationGate.shared.begin(owner: self) else { return false }
         self.token = token
-        prewarmed = ConsentPrewarming.shared.take()
-        let bridge = prewarmed?.bridge ?? makeBridge()
+        let made = makeBridge()
+        prewarmed = ConsentPrewarming.shared.take(
+            matching: made.configuration, trackingAuthorizer: made.trackingAuthorizer)
+        let bridge = prewarmed?.bridge ?? made
         allowsDismissal = bridge.allowsInteractiveDismissal
         self.bridge = bridge
         return true
     }
 
+    /// The sheet's content appeared: the presentation holds the gate until it ends. A sheet that never appears
+    /// releases the gate after ``PresentationGate/confirmationTimeout``.
+    func confirm() {
+        shown = true
+        PresentationGate.shared.confirm(token)
+    }
+
+    /// `isPresented` went back to false without the sheet ever appearing (SwiftUI refused it): end the presentation
+    /// here, as no `onDismiss` will come.
+    func endIfNeverShown() {
+        if bridge != nil, !shown { end() }
+    }
+
     /// Ends the presentation (the sheet is gone, whichever way it went).
     func end() {
+        shown = false
         bridge?.endPresentation()
         PresentationGate.shared.end(token)
         token = nil
@@ -66,7 +84,7 @@ struct ConsentPromptModifier: ViewModifier {
     func body(content: Content) -> some View {
         content
             .onAppear { if isPresented { begin() } }
-            .onChange(of: isPresented) { presented in if presented { begin() } }
+            .onChange(of: isPresented) { presented in if presented { begin() } else { model.endIfNeverShown() } }
             .sheet(isPresented: Binding(get: { isPresented && model.bridge != nil }, set: { isPresented = $0 }),
                    onDismiss: { model.end() }) {
                 if let bridge = model.bridge {
@@ -79,6 +97,7 @@ struct ConsentPromptModifier: ViewModifier {
                         ?? ConsentWebView(bridge: bridge, onEvent: handle, onFinish: onFinish))
                     .interactiveDismissDisabled(!model.allowsDismissal)
                     .ignoresSafeArea(edges: .bottom)
+                    .onAppear { model.confirm() }
                 }
             }
     }

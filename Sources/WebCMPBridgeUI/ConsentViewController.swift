@@ -11,7 +11,13 @@ import WebCMPBridgeWebKit
 ///   ``onFinish`` once the UI is gone and a tracking request (if the app enabled one) has been answered.
 /// - Until the user made a choice it is modal (`isModalInPresentation`), as ``BridgeConfiguration/interactiveDismissal``
 ///   says; when a dismissal is allowed and the user swipes the sheet away, the run ends with
-///   ``UIFinishReason/dismissedByUser``.
+///   ``UIFinishReason/dismissedByUser``. It takes the presentation controller's delegate only when UIKit presents the
+///   controller itself: inside a SwiftUI sheet, `presentationController` is the sheet's, whose delegate is SwiftUI's.
+/// - ``onFinish`` is called once the run is over **and** the controller is gone from the screen; a page that finishes
+///   while the presentation animation is still running is dismissed when the animation ends (UIKit ignores a
+///   dismissal during a transition).
+/// - Errors are shown with a short user-facing text (``ConsentBridgeError/userFacingMessage``, localizable through
+///   the app's `Localizable.strings` under ``ConsentBridgeError/userFacingMessageKey``), never the diagnostic text.
 @MainActor
 public final class ConsentViewController: UIViewController, ConsentBridgeDelegate,
     UIAdaptivePresentationControllerDelegate
@@ -32,10 +38,15 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
     private var gateToken: PresentationGate.Token?
     private var presentationEnded = false
     private var eventsBeforePresentation: [ConsentBridgeEvent] = []
+    private var dismissesWhenPresented = false
+    private var outcome: ConsentOutcome?
+    private var deliveredOutcome = false
 
     /// Creates the controller; present it with ``present(from:animated:)`` to get double-presentation safety.
     public convenience init(bridge: ConsentBridge, presentation: ConsentPresentation = .sheet(.twoThirds)) {
-        self.init(bridge: bridge, adapter: WKCMPWebView(fallback: bridge.configuration.fallback), presentation: presentation)
+        self.init(
+            bridge: bridge, adapter: WKCMPWebView.forConsentUI(fallback: bridge.configuration.fallback),
+            presentation: presentation)
     }
 
     /// Creates the controller around a pre-warmed bridge and web view (``ConsentPrewarming/take()``): the page is
@@ -45,7 +56,7 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
         prewarmed: ConsentPrewarmer<WKCMPWebView>.Prewarmed, presentation: ConsentPresentation = .sheet(.twoThirds)
     ) {
         self.init(bridge: prewarmed.bridge, adapter: prewarmed.webView, presentation: presentation)
-        eventsBeforePresentation = prewarmed.eventsBeforePresentation
+        eventsBeforePresentation = prewarmed.eventsBeforePresentation + eventsBeforePresentation
     }
 
     private init(bridge: ConsentBridge, adapter: WKCMPWebView, presentation: ConsentPresentation) {
@@ -53,6 +64,8 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
         self.presentation = presentation
         self.adapter = adapter
         super.init(nibName: nil, bundle: nil)
+        // From now on: an event between taking a pre-warmed bridge and viewDidLoad is kept, not lost.
+        bridge.delegate = self
         switch presentation {
         case .fullScreen:
             modalPresentationStyle = .fullScreen
@@ -76,6 +89,10 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
         super.viewDidLoad()
         view.backgroundColor = .systemBackground
         let webView = adapter.webView
+        webView.removeFromSuperview()   // a pre-warmed view waits in the key window, hidden (ConsentPrewarming)
+        webView.isHidden = false
+        webView.isUserInteractionEnabled = true
+        webView.accessibilityElementsHidden = false
         webView.translatesAutoresizingMaskIntoConstraints = false
         webView.isOpaque = false
         webView.backgroundColor = .systemBackground
@@ -103,20 +120,35 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
             messageLabel.trailingAnchor.constraint(equalTo: view.readableContentGuide.trailingAnchor),
         ])
         spinner.startAnimating()
-        for event in eventsBeforePresentation { bridge(bridge, didReceive: event) }
+        let early = eventsBeforePresentation
         eventsBeforePresentation = []
-        bridge.delegate = self
+        for event in early { bridge(bridge, didReceive: event) }
+        // A pre-warmed page may have become ready before anyone listened: read the state, not only the events.
+        if bridge.state == .ready { spinner.stopAnimating() }
         bridge.beginPresentation()
-        Task { @MainActor [bridge, adapter] in
+        Task { @MainActor [weak self, bridge, adapter] in
             let outcome = await bridge.run(in: adapter)
             adapter.invalidate()
-            self.onFinish?(outcome)
+            self?.runEnded(outcome)
         }
     }
 
     public override func viewWillAppear(_ animated: Bool) {
         super.viewWillAppear(animated)
-        presentationController?.delegate = self
+        // Only a controller UIKit presents itself; inside a SwiftUI sheet this is the sheet's presentation
+        // controller, and replacing SwiftUI's delegate would leave `isPresented` true after a swipe.
+        if let controller = presentationController, controller.presentedViewController === self {
+            controller.delegate = self
+        }
+    }
+
+    public override func viewDidAppear(_ animated: Bool) {
+        super.viewDidAppear(animated)
+        PresentationGate.shared.confirm(gateToken)
+        if dismissesWhenPresented {
+            dismissesWhenPresented = false
+            dismiss(animated: true)
+        }
     }
 
     public override func viewDidDisappear(_ animated: Bool) {
@@ -126,15 +158,27 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
         }
     }
 
-    /// Presents the controller from `presenter` unless a CMP is already being presented or `presenter` is busy
-    /// presenting something else. Returns whether it presented.
+    /// Presents the controller from `presenter` unless a CMP is already being presented, `presenter` is not in a
+    /// window, or it is busy presenting or being dismissed. Returns whether UIKit started the presentation.
+    ///
+    /// UIKit does not raise when it refuses a presentation (it logs "whose view is not in the window hierarchy" or
+    /// "which is already presenting") and may not call the completion: so the refusal is checked before and after the
+    /// call (`presentingViewController` is set when a presentation starts), and the process-wide gate is released on
+    /// every path — a refused presentation, the completion, this controller's deallocation, or a confirmation that
+    /// never comes (``PresentationGate``).
     @discardableResult
     public func present(from presenter: UIViewController, animated: Bool = true) -> Bool {
-        guard presenter.presentedViewController == nil, !presenter.isBeingDismissed,
-            let token = PresentationGate.shared.begin()
+        guard presenter.viewIfLoaded?.window != nil, presenter.presentedViewController == nil,
+            !presenter.isBeingDismissed, !presenter.isBeingPresented, presentingViewController == nil,
+            let token = PresentationGate.shared.begin(owner: self)
         else { return false }
         gateToken = token
-        presenter.present(self, animated: animated)
+        presenter.present(self, animated: animated) { [weak self] in PresentationGate.shared.confirm(self?.gateToken) }
+        guard presentingViewController != nil else {
+            PresentationGate.shared.end(token)
+            gateToken = nil
+            return false
+        }
         return true
     }
 
@@ -144,6 +188,19 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
         bridge.endPresentation()
         PresentationGate.shared.end(gateToken)
         gateToken = nil
+        deliverOutcomeIfDone()
+    }
+
+    private func runEnded(_ outcome: ConsentOutcome) {
+        self.outcome = outcome
+        deliverOutcomeIfDone()
+    }
+
+    /// ``onFinish`` once: after the run ended and the controller is off the screen.
+    private func deliverOutcomeIfDone() {
+        guard presentationEnded, !deliveredOutcome, let outcome else { return }
+        deliveredOutcome = true
+        onFinish?(outcome)
     }
 
     // MARK: UIAdaptivePresentationControllerDelegate
@@ -155,12 +212,14 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
     // MARK: ConsentBridgeDelegate
 
     public func bridge(_ bridge: ConsentBridge, didReceive event: ConsentBridgeEvent) {
+        guard isViewLoaded else { return eventsBeforePresentation.append(event) }
         switch event {
         case .uiReady:
             spinner.stopAnimating()
         case .error(let error) where error.endsUI:
             spinner.stopAnimating()
-            messageLabel.text = String(describing: error)
+            messageLabel.text = NSLocalizedString(
+                error.userFacingMessageKey, value: error.userFacingMessage, comment: "The consent UI could not continue")
             messageLabel.isHidden = false
         default:
             break
@@ -168,7 +227,7 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
         isModalInPresentation = !bridge.allowsInteractiveDismissal
         onEvent?(event)
         if event.endsPresentation, dismissesItself, presentingViewController != nil {
-            dismiss(animated: true)
+            if isBeingPresented { dismissesWhenPresented = true } else { dismiss(animated: true) }
         }
     }
 }

@@ -8,15 +8,26 @@ import UIKit
 
 /// The app's one ``ConsentPrewarmer`` for `WKWebView`: call ``prewarm(configuration:store:trackingAuthorizer:)`` at
 /// launch; `ConsentViewController` and `.consentPrompt` (WebCMPBridgeUI) take the pre-warmed bridge when they
-/// present. The core decides when to pre-warm and when to release; this glue creates the ``WKCMPWebView`` (with the
-/// configuration's fallback page registered), invalidates released views, and forwards memory warnings.
+/// present the same page (``take(matching:trackingAuthorizer:)``). The core decides when to pre-warm, what matches
+/// and when to release; this glue creates the ``WKCMPWebView`` (with the configuration's fallback page registered),
+/// keeps it where WebKit keeps pages running, invalidates released views, and forwards memory warnings.
+///
+/// On iOS WebKit counts a web view as visible — and runs its timers and animation frames at full rate — when it is
+/// in a window and the app is not in the background; `isHidden` and `alpha` are not considered
+/// (`PageClientImpl::isViewVisible()` in WebKit's `PageClientImplIOS.mm`). A view outside any window is throttled. So
+/// the pre-warmed web view is added, hidden and without user interaction or accessibility, to the app's key window
+/// when there is one; the consent UI then moves it into its own view. The ready timeout starts only when the UI
+/// presents the page, so a page throttled anyway (no window yet) does not time out off-screen.
 @MainActor
 public final class ConsentPrewarming {
     /// The shared instance.
     public static let shared = ConsentPrewarming()
 
     /// The core prewarmer (idle time 120 s).
-    public let prewarmer = ConsentPrewarmer<WKCMPWebView>(release: { $0.invalidate() })
+    public let prewarmer = ConsentPrewarmer<WKCMPWebView>(release: { adapter in
+        adapter.webView.removeFromSuperview()
+        adapter.invalidate()
+    })
     private var observer: (any NSObjectProtocol)?
 
     private init() {
@@ -30,19 +41,45 @@ public final class ConsentPrewarming {
     }
 
     /// Loads the CMP page off-screen when ``ConsentBridge/needsConsentUI(store:expiry:now:)`` says consent is
-    /// needed. Returns whether a pre-warmed bridge is held.
+    /// needed (and the configuration does not ask for App Tracking Transparency before the CMP). Returns whether a
+    /// pre-warmed bridge is held.
     @discardableResult
     public func prewarm(
         configuration: BridgeConfiguration, store: ConsentStore, trackingAuthorizer: TrackingAuthorizer = .unavailable
     ) -> Bool {
         prewarmer.prewarm(configuration: configuration, store: store, trackingAuthorizer: trackingAuthorizer) {
-            WKCMPWebView(fallback: configuration.fallback)
+            let adapter = WKCMPWebView.forConsentUI(fallback: configuration.fallback)
+            Self.keepRunning(adapter.webView)
+            return adapter
         }
     }
 
-    /// Hands over the pre-warmed bridge and web view, if any (then the caller owns them).
+    /// Hands over the pre-warmed bridge and web view when they were made for the same page and tracking client
+    /// (then the caller owns them); `nil` otherwise.
+    public func take(
+        matching configuration: BridgeConfiguration, trackingAuthorizer: TrackingAuthorizer = .unavailable
+    ) -> ConsentPrewarmer<WKCMPWebView>.Prewarmed? {
+        prewarmer.take(matching: configuration, trackingAuthorizer: trackingAuthorizer)
+    }
+
+    /// Hands over the pre-warmed bridge and web view, whatever they were made for. Prefer
+    /// ``take(matching:trackingAuthorizer:)``.
     public func take() -> ConsentPrewarmer<WKCMPWebView>.Prewarmed? {
         prewarmer.take()
+    }
+
+    /// Puts `webView` into the key window, hidden: WebKit then treats the page as visible (not throttled).
+    private static func keepRunning(_ webView: WKWebView) {
+        #if canImport(UIKit)
+        let scenes = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
+        let windows = scenes.filter { $0.activationState == .foregroundActive }.flatMap(\.windows)
+        guard let window = windows.first(where: \.isKeyWindow) ?? windows.first else { return }
+        webView.frame = window.bounds
+        webView.isHidden = true
+        webView.isUserInteractionEnabled = false
+        webView.accessibilityElementsHidden = true
+        window.insertSubview(webView, at: 0)
+        #endif
     }
 }
 #endif

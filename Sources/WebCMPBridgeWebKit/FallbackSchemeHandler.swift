@@ -41,8 +41,15 @@ public final class FallbackSchemeHandler: NSObject, WKURLSchemeHandler {
 }
 
 extension WKWebViewConfiguration {
-    /// Serves `page` from its scheme in web views created with this configuration afterwards.
-    public func registerFallback(_ page: FallbackPage) {
+    /// Serves `page` from its scheme in web views created with **this** configuration afterwards. It changes this
+    /// configuration object: pass a copy if the configuration is shared.
+    ///
+    /// Throws instead of letting WebKit raise `NSInvalidArgumentException` (which terminates the app) when the
+    /// configuration already has a handler for the scheme (``WebViewSetupError/urlSchemeInUse(_:)``) or WebKit
+    /// handles the scheme itself (``WebViewSetupError/urlSchemeHandledByWebKit(_:)``).
+    public func registerFallback(_ page: FallbackPage) throws(WebViewSetupError) {
+        guard !WKWebView.handlesURLScheme(page.scheme) else { throw .urlSchemeHandledByWebKit(page.scheme) }
+        guard urlSchemeHandler(forURLScheme: page.scheme) == nil else { throw .urlSchemeInUse(page.scheme) }
         setURLSchemeHandler(FallbackSchemeHandler(page: page), forURLScheme: page.scheme)
     }
 }
@@ -50,9 +57,22 @@ extension WKWebViewConfiguration {
 extension WKCMPWebView {
     /// Creates a web view that serves `fallback` (when not `nil`) from its scheme, so that a bridge configured with
     /// ``BridgeConfiguration/fallback`` can show it when the hosted page fails.
-    public convenience init(fallback: FallbackPage?, configuration: WKWebViewConfiguration = WKWebViewConfiguration()) {
-        if let fallback { configuration.registerFallback(fallback) }
-        self.init(configuration: configuration)
+    ///
+    /// The handler is registered on a **copy** of `configuration` (with its own user content controller, as
+    /// ``init(configuration:)`` does): the configuration you pass is not changed and can be passed again.
+    /// Throws when the configuration already serves the fallback's scheme or WebKit handles it.
+    public convenience init(
+        fallback: FallbackPage?, configuration: WKWebViewConfiguration = WKWebViewConfiguration()
+    ) throws(WebViewSetupError) {
+        let own = WKCMPWebView.consentConfiguration(from: configuration)
+        if let fallback { try own.registerFallback(fallback) }
+        self.init(webView: WKWebView(frame: .zero, configuration: own))
+    }
+
+    /// The web view the consent UI creates for `fallback`: with the fallback served when its scheme can be
+    /// registered; otherwise without it (the bridge then reports the fallback's load failure).
+    static func forConsentUI(fallback: FallbackPage?) -> WKCMPWebView {
+        (try? WKCMPWebView(fallback: fallback)) ?? WKCMPWebView()
     }
 }
 #endif

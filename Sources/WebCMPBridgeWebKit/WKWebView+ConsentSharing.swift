@@ -5,7 +5,8 @@ import WebCMPBridge
 
 extension WKWebView {
     /// Loads `request` in a content web view with the stored consent shared into it: ``preloadConsent(from:)``
-    /// installs the sharing script (native-backed `__tcfapi`/`__gpp` for pages without a CMP, and this package's own
+    /// installs the sharing script (native-backed `__tcfapi`/`__gpp`/`__uspapi` for pages without a CMP, main frame
+    /// only, answering the page's iframes through the IAB locator frames and `postMessage`, and this package's own
     /// `webcmp.readyForConsent` handshake). The URL is loaded as given: `_sp_pass_consent=true` is not added, because
     /// a Sourcepoint page would then wait for Sourcepoint's own message, which this package does not send.
     @MainActor
@@ -56,7 +57,8 @@ extension WKWebView {
     }
 
     /// Hands the consent to a page that already runs the sharing script (fire and forget; the async
-    /// `evaluateJavaScript` would trap on the script's `undefined` result).
+    /// `evaluateJavaScript` would trap on the script's `undefined` result). It runs in the main frame, where the
+    /// sharing script is; iframes that registered listeners through `postMessage` are answered from there.
     @MainActor
     private func updateLoadedPage(record: ConsentRecord?, keys: IABKeySet) {
         evaluateJavaScript(ConsentSharing.updateScript(record: record, keys: keys), completionHandler: nil)

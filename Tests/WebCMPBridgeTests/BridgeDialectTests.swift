@@ -106,7 +106,7 @@ import Testing
 
     @Test func failureEndsTheRunAndALaterSaveIsIgnored() throws {
         let harness = BridgeHarness(dialect: .gravito)
-        harness.webView.eventHandler?(.didFailLoading(nil, description: "offline"))
+        harness.webView.eventHandler?(.didFailLoading(WebViewLoadFailure(url: nil, description: "offline")))
         #expect(harness.events.last == .uiFinished(.failed))
         #expect(harness.bridge.state == .invalidated)
         harness.webView.post("jsHandler", .object(["type": .string("save"), "tcstring": .string(TestStrings.acceptAll)]))

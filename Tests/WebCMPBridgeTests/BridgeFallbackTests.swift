@@ -22,7 +22,7 @@ import Testing
 
     @Test func aFailedLoadShowsTheFallbackAndItsSaveIsStoredWithItsSource() throws {
         let harness = BridgeHarness(configure: Self.withFallback)
-        harness.webView.eventHandler?(.didFailLoading(hostedURL, description: "Could not connect"))
+        harness.webView.failLoading(description: "Could not connect")
         #expect(harness.webView.loadedURLs.last?.absoluteString == "webcmp-fallback://app/index.html?lang=de")
         #expect(harness.bridge.state == .loading)
         #expect(harness.errorCodes == [])
@@ -31,9 +31,12 @@ import Testing
         #expect(diagnostic.first?.contains("Could not connect") == true)
         #expect(diagnostic.first?.contains(Self.fallbackOrigin) == true)
 
-        // WebKit reports the abandoned hosted load as cancelled: it does not end the run.
-        harness.webView.eventHandler?(.didFailLoading(hostedURL, description: "cancelled"))
+        // A late event of the abandoned hosted load (load #1), even a failure naming the hosted URL, is stale.
+        harness.webView.eventHandler?(.didFailLoading(
+            WebViewLoadFailure(url: hostedURL, description: "late"), load: WebViewLoadID(rawValue: 1)))
+        harness.webView.eventHandler?(.didReceiveResponse(hostedURL, statusCode: 500, load: WebViewLoadID(rawValue: 1)))
         #expect(harness.bridge.state == .loading)
+        #expect(harness.errorCodes == [])
 
         Self.save(harness)
         #expect(harness.errorCodes == [])
@@ -69,7 +72,7 @@ import Testing
         Self.save(first, origin: "https://cmp.example.com")
         let before = store.iabKeys()
         let harness = BridgeHarness(store: store)
-        harness.webView.eventHandler?(.didFailLoading(hostedURL, description: "Could not connect"))
+        harness.webView.eventHandler?(.didFailLoading(WebViewLoadFailure(url: hostedURL, description: "Could not connect")))
         #expect(harness.errorCodes == ["loadFailed"])
         #expect(harness.events.last == .uiFinished(.failed))
         #expect(harness.webView.loadedURLs.count == 1)
@@ -83,7 +86,7 @@ import Testing
         #expect(harness.bridge.decidePolicy(for: navigation) == .cancel)
         harness.webView.post("jsHandler", .object(["type": .string("CMP-loaded")]), origin: Self.fallbackOrigin)
         #expect(harness.errorCodes == ["forbiddenOrigin"])
-        harness.webView.eventHandler?(.didFailLoading(hostedURL, description: "offline"))
+        harness.webView.eventHandler?(.didFailLoading(WebViewLoadFailure(url: hostedURL, description: "offline")))
         #expect(harness.bridge.decidePolicy(for: navigation) == .allow)
         Self.save(harness)
         #expect(harness.errorCodes == ["forbiddenOrigin"])
@@ -96,7 +99,7 @@ import Testing
     @Test func aFailureAfterTheHostedPageWasReadyEndsTheRun() {
         let harness = BridgeHarness(configure: Self.withFallback)
         harness.webView.post("jsHandler", .object(["type": .string("CMP-loaded")]))
-        harness.webView.eventHandler?(.didFailLoading(hostedURL, description: "offline"))
+        harness.webView.eventHandler?(.didFailLoading(WebViewLoadFailure(url: hostedURL, description: "offline")))
         #expect(harness.errorCodes == ["loadFailed"])
         #expect(harness.webView.loadedURLs.count == 1)
     }
@@ -104,14 +107,14 @@ import Testing
     @Test func consentFromTheFallbackIsNotAskedOnTheFallbackAgain() {
         let store = ConsentStore.inMemory()
         let first = BridgeHarness(store: store, configure: Self.withFallback)
-        first.webView.eventHandler?(.didFailLoading(hostedURL, description: "offline"))
+        first.webView.eventHandler?(.didFailLoading(WebViewLoadFailure(url: hostedURL, description: "offline")))
         Self.save(first)
         first.bridge.invalidate()
 
         // The retry: the hosted page fails again. The user answered the bundled page already; consent stays.
         let retry = BridgeHarness(store: store, configure: Self.withFallback)
         #expect(retry.bridge.allowsInteractiveDismissal)
-        retry.webView.eventHandler?(.didFailLoading(hostedURL, description: "offline"))
+        retry.webView.eventHandler?(.didFailLoading(WebViewLoadFailure(url: hostedURL, description: "offline")))
         #expect(retry.errorCodes == ["loadFailed"])
         #expect(retry.webView.loadedURLs.count == 1)
         #expect(store.record()?.source == .fallbackPage)

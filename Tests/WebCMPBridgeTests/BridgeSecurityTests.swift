@@ -120,7 +120,7 @@ import Testing
 
     @Test func loadFailureIsReported() {
         let harness = BridgeHarness()
-        harness.webView.eventHandler?(.didFailLoading(nil, description: "offline"))
+        harness.webView.eventHandler?(.didFailLoading(WebViewLoadFailure(url: nil, description: "offline")))
         #expect(harness.errorCodes == ["loadFailed"])
         #expect(harness.events.last == .uiFinished(.failed))
     }

@@ -59,9 +59,17 @@ struct BridgeHarness {
 
     /// The message object of the last `cookieData` injection, parsed back from the script.
     func lastInjection() throws -> [String: JSONValue] {
+        try lastInjectionAndTarget().message
+    }
+
+    /// The message object of the last `cookieData` injection and the target origin it is posted to.
+    func lastInjectionAndTarget() throws -> (message: [String: JSONValue], targetOrigin: String) {
         let script = try #require(webView.evaluated.last { $0.hasPrefix("window.postMessage(") })
-        let json = String(script.dropFirst("window.postMessage(".count).dropLast(", \"*\");".count))
-        return try #require(try JSONValue(parsing: json).objectValue)
+        let arguments = String(script.dropFirst("window.postMessage(".count).dropLast(");".count))
+        let split = try #require(arguments.range(of: ", \"", options: .backwards))
+        let message = try #require(try JSONValue(parsing: String(arguments[..<split.lowerBound])).objectValue)
+        let target = try #require(try JSONValue(parsing: String(arguments[split.lowerBound...].dropFirst(2))).stringValue)
+        return (message, target)
     }
 
     func storedTCString() -> String? {

@@ -94,7 +94,7 @@ import Testing
             view = FakeWebView()
             return view!
         }
-        view?.eventHandler?(.didFailLoading(nil, description: "offline"))
+        view?.eventHandler?(.didFailLoading(WebViewLoadFailure(url: nil, description: "offline")))
         view?.post("jsHandler", .object(["type": .string("CMP-loaded")]), origin: "webcmp-fallback://app")
         #expect(prewarmer.isReady)
         let taken = try #require(prewarmer.take())

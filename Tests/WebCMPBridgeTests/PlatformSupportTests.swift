@@ -17,7 +17,7 @@ import Testing
         let script = ConsentSharing.userScript(record: nil, keys: IABKeySet())
         #expect(ConsentSharing.isSharingScript(script.source))
         #expect(!ConsentSharing.isSharingScript("console.log(1)"))
-        #expect(!script.forMainFrameOnly)
+        #expect(script.forMainFrameOnly)
     }
 
     @Test func trackingUsageDescriptionIsRequired() {
@@ -34,20 +34,49 @@ import Testing
 
     @MainActor @Test func presentationGateRefusesASecondPresentation() {
         let gate = PresentationGate()
-        let first = gate.begin()
+        let owner = NSObject()
+        let first = gate.begin(owner: owner)
         #expect(first != nil)
-        #expect(gate.begin() == nil)
+        #expect(gate.begin(owner: owner) == nil)
         // Only the presentation that began it ends it: a stale or missing token changes nothing.
         gate.end(nil)
         #expect(gate.isPresenting)
         gate.end(first)
         #expect(!gate.isPresenting)
-        let second = gate.begin()
+        let second = gate.begin(owner: owner)
         #expect(second != nil && second != first)
         gate.end(first)
         #expect(gate.isPresenting)
     }
 
+    /// Issue 20, item 5: a presentation UIKit refused (never confirmed) or whose owner is gone does not block the
+    /// next one until the app is relaunched.
+    @MainActor @Test func presentationGateIsReleasedWhenThePresentationNeverAppearsOrItsOwnerIsGone() {
+        var now = Date(timeIntervalSince1970: 0)
+        let gate = PresentationGate(confirmationTimeout: 3, now: { now })
+        var owner: NSObject? = NSObject()
+        let refused = gate.begin(owner: owner!)
+        #expect(refused != nil)
+        now += 2.9
+        #expect(gate.isPresenting)
+        now += 0.2   // never confirmed: UIKit did not present it, or the sheet never appeared
+        #expect(!gate.isPresenting)
+        let confirmed = gate.begin(owner: owner!)
+        #expect(confirmed != nil)
+        gate.confirm(confirmed)
+        now += 600   // a confirmed presentation holds the gate as long as it is up
+        #expect(gate.isPresenting)
+        gate.confirm(refused)   // a stale token confirms nothing
+        owner = nil             // the controller was deallocated without ending its presentation
+        #expect(!gate.isPresenting)
+        let next = gate.begin(owner: NSObject())
+        #expect(next != nil)
+        #expect(!gate.isPresenting)   // its owner, a temporary, is already gone: the gate is free again
+        let kept = NSObject()
+        #expect(gate.begin(owner: kept) != nil)
+        #expect(gate.isPresenting)
+        withExtendedLifetime(kept) {}
+    }
     @Test func foundationBodiesConvertUnderLimits() throws {
         let body: [String: Any] = ["type": "save", "tcstring": "CQ", "n": NSNumber(value: 3), "flag": NSNumber(value: true),
                                    "list": [1, "a", NSNull()], "date": Date(timeIntervalSince1970: 1.5)]

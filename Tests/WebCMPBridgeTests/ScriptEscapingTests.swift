@@ -109,7 +109,7 @@ import Testing
             additionalConsent: "2~1~dv.", savedAt: Date(timeIntervalSince1970: 0))
         let script = """
             const window = { postMessage(message, target) { process.stdout.write(JSON.stringify([message, target])); } };
-            \(CMPScripts.cookieData(record: record))
+            \(CMPScripts.cookieData(record: record, targetOrigin: "https://cmp.example.com\"'</script>"))
             """
         let output = try NodeRunner.run(script)
         let parsed = try JSONValue(parsing: output)
@@ -118,7 +118,7 @@ import Testing
                 "type": .string("cookieData"), "tcstring": .string("CQ\"');alert(1)//"),
                 "nontcfdata": .object(["k": .string("</script>\u{2028}")]), "acstring": .string("2~1~dv."),
             ]),
-            .string("*"),
+            .string("https://cmp.example.com\"'</script>"),
         ]))
     }
 }

@@ -10,6 +10,12 @@ public struct TrackingAuthorizer: Sendable {
     /// Returns once the app is active. Apple shows the tracking prompt only to an active app (a request made while
     /// the app is inactive returns `.notDetermined` without a prompt), so the bridge waits for this before it asks.
     public var waitUntilActive: @MainActor @Sendable () async -> Void
+    /// Who made this client: copies share it, so that a pre-warmed bridge is handed only to a request with the same
+    /// client (``ConsentPrewarmer/take(matching:trackingAuthorizer:)``). Closures cannot be compared.
+    let identity = Identity()
+
+    /// The identity of a ``TrackingAuthorizer``.
+    final class Identity: Sendable {}
 
     /// Creates a client.
     public init(
@@ -20,6 +26,26 @@ public struct TrackingAuthorizer: Sendable {
         self.status = status
         self.request = request
         self.waitUntilActive = waitUntilActive
+    }
+
+    /// Whether `other` is this client or a copy of it.
+    package func isSame(as other: TrackingAuthorizer) -> Bool {
+        identity === other.identity
+    }
+
+    /// Makes the request and returns the user's answer once it is settled.
+    ///
+    /// From iOS 17.4, `ATTrackingManager.requestTrackingAuthorization` can return `.denied` while its alert is still
+    /// on screen, with the status still `.notDetermined`. When the answer is `.denied` but ``status`` still reads
+    /// `.notDetermined`, this waits until the app is active again (the alert makes it inactive; ``waitUntilActive``)
+    /// and reads the status once more; if it is still `.notDetermined` the first answer is returned.
+    @MainActor
+    public func settledRequest() async throws(TrackingAuthorizationError) -> TrackingAuthorizationStatus {
+        let answer = try await request()
+        guard answer == .denied, status() == .notDetermined else { return answer }
+        await waitUntilActive()
+        let settled = status()
+        return settled == .notDetermined ? answer : settled
     }
 
     /// A platform without App Tracking Transparency: status `.unavailable`, never prompts.

@@ -33,18 +33,6 @@ extension ConsentBridge {
 
     /// Where a save comes from: the hosted page or the fallback.
     var commitSource: ConsentSource { showingFallback ? .fallbackPage : .cmpPage }
-
-    /// Whether `event` belongs to the abandoned hosted load once the fallback is loading (WebKit reports the hosted
-    /// load as cancelled, or its late response, when the fallback replaces it). Events without a URL count.
-    func isStaleLoadEvent(_ event: WebViewEvent) -> Bool {
-        guard showingFallback, let fallback = configuration.fallback else { return false }
-        switch event {
-        case .didReceiveResponse(let url?, _), .didFailLoading(let url?, _), .didFinishLoading(let url?):
-            return SecurityOrigin.origin(of: url) != fallback.origin
-        default:
-            return false
-        }
-    }
 }
 
 extension Optional where Wrapped == ConsentRenewalReason {

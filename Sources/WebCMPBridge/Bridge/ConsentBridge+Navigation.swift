@@ -28,9 +28,9 @@ extension ConsentBridge {
     /// finished load, or a message.
     func noteLoadProgress(_ event: WebViewEvent) {
         switch event {
-        case .didReceiveResponse(let url?, _):
+        case .didReceiveResponse(let url?, _, _):
             if isOwnDocument(url) { pageAnswered = true }
-        case .didReceiveResponse(nil, _):
+        case .didReceiveResponse(nil, _, _):
             break
         case .didFinishLoading, .message:
             pageAnswered = true

@@ -10,8 +10,10 @@ extension ConsentBridge {
     }
 
     /// Tells the bridge that a UI now shows its web view. Tracking is then requested only after ``endPresentation()``.
+    /// A pre-warmed page's ready timeout starts now (see ``ConsentPrewarmer``).
     public func beginPresentation() {
         isPresented = true
+        if state == .loading, timeout == nil { armReadyTimeout() }
     }
 
     /// Tells the bridge that its UI is gone. When the UI was dismissed before the page finished (the user swiped it
@@ -26,7 +28,7 @@ extension ConsentBridge {
 
     func requestTracking() async {
         do {
-            report(.trackingAuthorization(try await trackingAuthorizer.request()))
+            report(.trackingAuthorization(try await trackingAuthorizer.settledRequest()))
         } catch {
             report(.error(.trackingAuthorizationFailed(error)))
         }

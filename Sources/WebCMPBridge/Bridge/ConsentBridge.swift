@@ -26,7 +26,7 @@ public final class ConsentBridge {
     /// The delegate.
     public weak var delegate: (any ConsentBridgeDelegate)?
     /// The current state.
-    public private(set) var state: State = .idle
+    public internal(set) var state: State = .idle
     /// The dialect the page speaks: configured, or detected from its messages.
     public var dialect: CMPDialect? { detection.current }
 
@@ -36,19 +36,27 @@ public final class ConsentBridge {
     package static let eventLogCapacity = 256
 
     let scheduler: BridgeScheduler
-    let trackingAuthorizer: TrackingAuthorizer
+    package let trackingAuthorizer: TrackingAuthorizer
     private let decoder: CMPMessageDecoder
     private var detection: DialectDetection
     private weak var webView: (any CMPWebView)?
-    private var timeout: ScheduledWork?
+    var timeout: ScheduledWork?
     private var pendingFinish: ScheduledWork?
+    /// The loads this bridge started; events of replaced ones are ignored (``ConsentBridge/handleLoadEvent(_:)``).
+    var loads = LoadTracker()
+    /// Every task the bridge started; ``invalidate()`` cancels them.
+    var tasks = OwnedTasks()
+    /// Whether the ready timeout waits for ``beginPresentation()`` (a pre-warmed page loads off-screen).
+    var readyTimeoutWaitsForPresentation = false
+    /// Why the web view could not be set up in ``attach(to:)``; ``start()`` then ends the run.
+    private var setupFailure: WebViewSetupError?
     var configVersion: String?
     var pageGPP: (string: String, sections: [Int]?)?
     var pageUSPrivacy: String?
     var gppProgress = GPPUIProgress()
     var lastPayload: ConsentPayload?
     private var announcedReady = false
-    private var openedSettings = false
+    var openedSettings = false
     var userChose = false
     /// Why consent was needed when the bridge was created (`nil`: the stored consent was good).
     let renewalReason: ConsentRenewalReason?
@@ -102,20 +110,35 @@ public final class ConsentBridge {
         self.webView = webView
         webView.eventHandler = { [weak self] event in self?.handle(event) }
         webView.navigationPolicy = { [weak self] request in self?.decidePolicy(for: request) ?? .allow }
-        for dialect in detection.listened { webView.addMessageHandler(named: dialect.handlerName) }
+        do {
+            for dialect in detection.listened { try webView.addMessageHandler(named: dialect.handlerName) }
+        } catch {
+            setupFailure = error
+        }
         if detection.listened.contains(.tcf) { webView.addUserScript(CMPScripts.tcfForwarder) }
         for failure in CMPScripts.resourceFailures { report(.diagnostic(failure.description)) }
     }
 
     /// Loads the CMP page and starts the ready timeout. With ``TrackingPolicy/Timing/beforeCMP`` the tracking prompt
-    /// comes first (once the app is active).
+    /// comes first (once the app is active). When the web view could not be set up (``attach(to:)``), the run ends at
+    /// once with ``ConsentBridgeError/webViewSetupFailed(_:)`` and nothing is loaded.
     public func start() {
+        start(readyTimeoutWaitsForPresentation: false)
+    }
+
+    /// ``start()``; with `readyTimeoutWaitsForPresentation` the ready timeout starts only when a UI presents the page
+    /// (``beginPresentation()``): a pre-warmed page loads off-screen, where WebKit may throttle it.
+    package func start(readyTimeoutWaitsForPresentation: Bool) {
         guard state == .idle, webView != nil else { return }
         state = .loading
+        self.readyTimeoutWaitsForPresentation = readyTimeoutWaitsForPresentation
+        if let setupFailure { return fail(.webViewSetupFailed(setupFailure)) }
         guard configuration.tracking.shouldRequestBeforeCMP(status: trackingAuthorizer.status()) else { return load() }
-        Task { @MainActor in
-            await self.trackingAuthorizer.waitUntilActive()
+        tasks.start { @MainActor [weak self] in
+            await self?.trackingAuthorizer.waitUntilActive()
+            guard let self, !Task.isCancelled, self.state == .loading else { return }
             await self.requestTracking()
+            guard !Task.isCancelled else { return }
             self.load()
         }
     }
@@ -132,11 +155,13 @@ public final class ConsentBridge {
         return outcome
     }
 
-    /// Stops everything: cancels the timeout, removes the handlers and user scripts, and finishes the event streams.
-    /// Messages that arrive afterwards are ignored.
+    /// Stops everything: cancels the timeout and every task the bridge started (a pending tracking request never
+    /// prompts afterwards), removes the handlers and user scripts, and finishes the event streams. Messages that
+    /// arrive afterwards are ignored.
     public func invalidate() {
         guard state != .invalidated else { return }
         state = .invalidated
+        tasks.cancelAll()
         timeout?.cancel()
         timeout = nil
         pendingFinish?.cancel()
@@ -155,13 +180,21 @@ public final class ConsentBridge {
 
     var isActive: Bool { state == .loading || state == .ready }
 
-    /// Loads `url` (default: the hosted page) and (re)starts the ready timeout.
+    /// Loads `url` (default: the hosted page) as a new load (``LoadTracker``) and (re)starts the ready timeout.
     func load(_ url: URL? = nil) {
         guard state == .loading, let webView else { return }
-        timeout?.cancel()
-        timeout = scheduler.schedule(configuration.readyTimeout) { [weak self] in self?.readyTimeoutFired() }
+        armReadyTimeout()
         pageAnswered = false
-        webView.load(url ?? configuration.resolvedURL)
+        let target = url ?? configuration.resolvedURL
+        webView.load(target, id: loads.begin(target))
+    }
+
+    /// (Re)starts the ready timeout, unless it waits for a presentation that has not begun.
+    func armReadyTimeout() {
+        timeout?.cancel()
+        timeout = nil
+        guard !readyTimeoutWaitsForPresentation || isPresented else { return }
+        timeout = scheduler.schedule(configuration.readyTimeout) { [weak self] in self?.readyTimeoutFired() }
     }
 
     private func readyTimeoutFired() {
@@ -182,11 +215,13 @@ public final class ConsentBridge {
         pendingFinish = nil
         report(.uiFinished(reason))
         guard trackingPending else { return invalidate() }
-        Task { @MainActor in
-            while self.isPresented {
+        tasks.start { @MainActor [weak self] in
+            while let self, self.isPresented, !Task.isCancelled {
                 await withCheckedContinuation { self.presentationWaiters.append($0) }
             }
-            await self.trackingAuthorizer.waitUntilActive()
+            guard !Task.isCancelled else { return }
+            await self?.trackingAuthorizer.waitUntilActive()
+            guard let self, !Task.isCancelled, self.state != .invalidated else { return }
             await self.requestTracking()
             self.invalidate()
         }
@@ -200,13 +235,16 @@ public final class ConsentBridge {
     }
 
     /// Marks the page ready and reports ``ConsentBridgeEvent/uiReady(_:)`` once, when the dialect is known.
-    /// `injectRecord` answers a Gravito ready message with the stored record (every time the page asks).
-    func becomeReady(injectRecord: Bool = false) {
+    /// `injectRecordTo` answers a Gravito ready message with the stored record (every time the page asks), posted to
+    /// that origin only (the asking page's, already checked against the allowed origins).
+    func becomeReady(injectRecordTo origin: String? = nil) {
         guard isActive else { return }
         state = .ready
         timeout?.cancel()
         timeout = nil
-        if injectRecord { webView?.evaluateJavaScript(CMPScripts.cookieData(record: store.record())) }
+        if let origin {
+            webView?.evaluateJavaScript(CMPScripts.cookieData(record: store.record(), targetOrigin: origin))
+        }
         openSettingsIfNeeded()
         if let dialect, !announcedReady {
             announcedReady = true
@@ -224,22 +262,10 @@ public final class ConsentBridge {
     // MARK: Events from the web view
 
     private func handle(_ event: WebViewEvent) {
-        guard isActive, !isStaleLoadEvent(event) else { return }
+        guard isActive else { return }
+        guard case .message(let message) = event else { return handleLoadEvent(event) }
         noteLoadProgress(event)
-        switch event {
-        case .message(let message):
-            handle(message)
-        case .didReceiveResponse(let url, let statusCode) where statusCode >= 400 && isOwnDocument(url):
-            fail(.loadFailed(WebViewLoadError(url: url, statusCode: statusCode, reason: "the server answered an error")))
-        case .didReceiveResponse:
-            break
-        case .didFinishLoading:
-            if configuration.dialect == .onesecondbefore { becomeReady() }
-        case .didFailLoading(let url, let description):
-            fail(.loadFailed(WebViewLoadError(url: url, reason: description)))
-        case .contentProcessDidTerminate:
-            fail(.webContentTerminated)
-        }
+        handle(message)
     }
 
     func fail(_ error: ConsentBridgeError) {
@@ -268,7 +294,7 @@ public final class ConsentBridge {
         }
         switch cmpMessage {
         case .ready:
-            becomeReady(injectRecord: messageDialect == .gravito)
+            becomeReady(injectRecordTo: messageDialect == .gravito ? replyOrigin(for: message) : nil)
         case .uiShown:
             becomeReady()
         case .configurationLoaded(let version):

@@ -22,8 +22,10 @@ public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertib
     case storageFailed(ConsentStoreError)
     /// The CMP page failed to load (a network error, or an HTTP error status for the main document).
     case loadFailed(WebViewLoadError)
-    /// The web content process terminated.
+    /// The web content process terminated twice in one run (the first time the page is reloaded).
     case webContentTerminated
+    /// The web view could not be set up for the consent UI (a handler name or URL scheme taken); nothing was loaded.
+    case webViewSetupFailed(WebViewSetupError)
     /// The tracking authorization request failed.
     case trackingAuthorizationFailed(TrackingAuthorizationError)
 
@@ -31,6 +33,7 @@ public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertib
     public enum Code: String, Sendable, Hashable, CaseIterable {
         case timeout, invalidMessage, forbiddenOrigin, notMainFrame, unexpectedDialect, invalidTCString
         case invalidConsent, storageFailed, loadFailed, webContentTerminated, trackingAuthorizationFailed
+        case webViewSetupFailed
     }
 
     /// The stable code of this error.
@@ -47,6 +50,7 @@ public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertib
         case .loadFailed: return .loadFailed
         case .webContentTerminated: return .webContentTerminated
         case .trackingAuthorizationFailed: return .trackingAuthorizationFailed
+        case .webViewSetupFailed: return .webViewSetupFailed
         }
     }
 
@@ -57,7 +61,7 @@ public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertib
 
     /// Whether the CMP UI cannot continue after this error (the UI shows it and offers to close).
     public var endsUI: Bool {
-        code == .timeout || code == .loadFailed || code == .webContentTerminated
+        code == .timeout || code == .loadFailed || code == .webContentTerminated || code == .webViewSetupFailed
     }
 
     /// The bridge error for a refused commit (an undecodable TC string keeps its own code).
@@ -90,6 +94,7 @@ public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertib
         case .loadFailed(let error): return "the CMP page failed to load: \(error)"
         case .webContentTerminated: return "the web content process terminated"
         case .trackingAuthorizationFailed(let error): return "tracking authorization failed: \(error)"
+        case .webViewSetupFailed(let error): return "the web view could not be set up: \(error)"
         }
     }
 }

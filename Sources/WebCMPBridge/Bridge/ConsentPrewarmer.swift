@@ -4,9 +4,15 @@ import Foundation
 ///
 /// The prewarmer owns the decision and the lifecycle; the platform glue only creates and destroys the web view:
 /// - ``prewarm(configuration:store:trackingAuthorizer:makeWebView:)`` creates a web view and a ``ConsentBridge`` and
-///   starts loading **only when** ``ConsentBridge/needsConsentUI(store:expiry:now:)`` says consent is needed;
+///   starts loading **only when** ``ConsentBridge/needsConsentUI(store:expiry:now:)`` says consent is needed, and
+///   not when the configuration asks for App Tracking Transparency before the CMP
+///   (``TrackingPolicy/Timing/beforeCMP``): that prompt must not appear at launch without a consent UI;
+/// - the pre-warmed page's ready timeout starts only when a UI presents it (``ConsentBridge/beginPresentation()``):
+///   off-screen, WebKit may throttle the page's timers, and a slow start there must not end in a timeout;
 /// - there is at most one pre-warmed view: a second call keeps the first;
-/// - ``take()`` hands the bridge and its web view over to the UI, which then owns them (the prewarmer forgets them);
+/// - ``take(matching:trackingAuthorizer:)`` hands the bridge and its web view over to the UI, which then owns them
+///   (the prewarmer forgets them), only when the UI asks for the same page: the same URL, mode (a settings request
+///   never gets the first layer), dialect, origins, fallback, timeouts, tracking policy and tracking client;
 /// - it is released (the bridge invalidated, ``release`` called with the web view) on ``didReceiveMemoryWarning()``,
 ///   after ``idleTimeout`` seconds without a ``take()``, when the page's run ends on its own (a load failure, the
 ///   ready timeout) and on ``releasePrewarmed()``.
@@ -15,7 +21,7 @@ import Foundation
 /// let prewarmer = ConsentPrewarmer<MyWebView>(release: { $0.close() })
 /// prewarmer.prewarm(configuration: configuration, store: store) { MyWebView() }
 /// // later, when presenting:
-/// if let prewarmed = prewarmer.take() { present(prewarmed.bridge, in: prewarmed.webView) }
+/// if let prewarmed = prewarmer.take(matching: configuration) { present(prewarmed.bridge, in: prewarmed.webView) }
 /// ```
 ///
 /// While it holds a bridge, the prewarmer is the bridge's delegate; the events reported off-screen are handed over
@@ -41,6 +47,7 @@ public final class ConsentPrewarmer<WebView: CMPWebView>: ConsentBridgeDelegate 
     private let scheduler: BridgeScheduler
     private let release: @MainActor (WebView) -> Void
     private var current: Prewarmed?
+    private var currentRequest: (key: PrewarmKey, trackingAuthorizer: TrackingAuthorizer)?
     private var idleWork: ScheduledWork?
 
     /// Creates a prewarmer.
@@ -73,7 +80,8 @@ public final class ConsentPrewarmer<WebView: CMPWebView>: ConsentBridgeDelegate 
         makeWebView: () -> WebView
     ) -> Bool {
         if current != nil { return true }
-        guard ConsentBridge.needsConsentUI(store: store, expiry: configuration.expiry, now: scheduler.now()) != nil
+        guard !configuration.tracking.shouldRequestBeforeCMP(status: trackingAuthorizer.status()),
+            ConsentBridge.needsConsentUI(store: store, expiry: configuration.expiry, now: scheduler.now()) != nil
         else { return false }
         let webView = makeWebView()
         createdCount += 1
@@ -81,13 +89,28 @@ public final class ConsentPrewarmer<WebView: CMPWebView>: ConsentBridgeDelegate 
             configuration: configuration, store: store, scheduler: scheduler, trackingAuthorizer: trackingAuthorizer)
         bridge.delegate = self
         current = Prewarmed(bridge: bridge, webView: webView)
+        currentRequest = (PrewarmKey(configuration), trackingAuthorizer)
         idleWork = scheduler.schedule(idleTimeout) { [weak self] in self?.releasePrewarmed() }
         bridge.attach(to: webView)
-        bridge.start()
+        bridge.start(readyTimeoutWaitsForPresentation: true)
         return current != nil
     }
 
-    /// Hands the pre-warmed bridge and web view over, and forgets them. `nil` when none is held.
+    /// Hands the pre-warmed bridge and web view over and forgets them, when they were pre-warmed for the same page:
+    /// `configuration`'s resolved URL, mode, dialect, allowed origins, fallback, ready timeout and tracking policy,
+    /// and the same `trackingAuthorizer` (or a copy of it). `nil` when none is held or it was made for another
+    /// request (it is then kept until it is taken, released, or idle).
+    public func take(
+        matching configuration: BridgeConfiguration, trackingAuthorizer: TrackingAuthorizer = .unavailable
+    ) -> Prewarmed? {
+        guard let request = currentRequest, request.key == PrewarmKey(configuration),
+            request.trackingAuthorizer.isSame(as: trackingAuthorizer)
+        else { return nil }
+        return take()
+    }
+
+    /// Hands the pre-warmed bridge and web view over, whatever they were made for, and forgets them. `nil` when none
+    /// is held. A UI should use ``take(matching:trackingAuthorizer:)``.
     public func take() -> Prewarmed? {
         guard let prewarmed = current else { return nil }
         forget()
@@ -110,6 +133,7 @@ public final class ConsentPrewarmer<WebView: CMPWebView>: ConsentBridgeDelegate 
 
     private func forget() {
         current = nil
+        currentRequest = nil
         idleWork?.cancel()
         idleWork = nil
     }
@@ -120,5 +144,26 @@ public final class ConsentPrewarmer<WebView: CMPWebView>: ConsentBridgeDelegate 
         guard current?.bridge === bridge else { return }
         current?.eventsBeforePresentation.append(event)
         if event.endsPresentation { releasePrewarmed() }
+    }
+}
+
+/// What a pre-warmed page was made for: a request matches it when all of this is equal.
+struct PrewarmKey: Hashable {
+    var url: URL
+    var mode: ConsentUIMode
+    var dialect: CMPDialect?
+    var allowedOrigins: Set<String>
+    var fallbackEntry: URL?
+    var readyTimeout: TimeInterval
+    var tracking: TrackingPolicy
+
+    init(_ configuration: BridgeConfiguration) {
+        url = configuration.resolvedURL
+        mode = configuration.mode
+        dialect = configuration.dialect
+        allowedOrigins = configuration.allowedOrigins
+        fallbackEntry = configuration.fallback?.entryURL
+        readyTimeout = configuration.readyTimeout
+        tracking = configuration.tracking
     }
 }

@@ -1,9 +1,10 @@
 /// The JavaScript the bridge sends to a CMP page. All data goes through ``JavaScriptLiteral``; the longer scripts are
 /// `.js` resources of this target (see ``resourceFailures``).
 package enum CMPScripts {
-    /// The Gravito re-injection: `window.postMessage({type: 'cookieData', tcstring, nontcfdata, acstring}, '*')`.
-    /// On first run (no record) every field is an empty string.
-    package static func cookieData(record: ConsentRecord?) -> String {
+    /// The Gravito re-injection: `window.postMessage({type: 'cookieData', tcstring, nontcfdata, acstring}, origin)`.
+    /// On first run (no record) every field is an empty string. It is posted to `targetOrigin` (the CMP page's own
+    /// origin), never `"*"`: if the main frame has meanwhile navigated to another origin, the browser drops it.
+    package static func cookieData(record: ConsentRecord?, targetOrigin: String) -> String {
         let nonTCF: JSONValue = record?.nonTCFData ?? .string("")
         let message: JSONValue = .object([
             "type": .string("cookieData"),
@@ -11,7 +12,8 @@ package enum CMPScripts {
             "nontcfdata": nonTCF,
             "acstring": .string(record?.additionalConsent ?? ""),
         ])
-        return "window.postMessage(" + JavaScriptLiteral.expression(message) + ", \"*\");"
+        return "window.postMessage(" + JavaScriptLiteral.expression(message) + ", "
+            + JavaScriptLiteral.string(targetOrigin) + ");"
     }
 
     /// How long the TCF forwarder waits for `__tcfapi` / `__gpp` to appear, in milliseconds.

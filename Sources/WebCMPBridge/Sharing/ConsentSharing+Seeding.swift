@@ -25,9 +25,9 @@ public struct SharedCookie: Sendable, Hashable {
 }
 
 extension ConsentSharing {
-    /// The content web view's user scripts with seeding: the ``seedingScript(record:configuration:)`` first (main
-    /// frame only), then the ``userScript(record:keys:)`` (all frames). Both run at document start, before the
-    /// page's own scripts, so a page CMP finds the seeded entries when it starts.
+    /// The content web view's user scripts with seeding: the ``seedingScript(record:configuration:)`` first, then the
+    /// ``userScript(record:keys:)``, both main frame only. Both run at document start, before the page's own scripts,
+    /// so a page CMP finds the seeded entries when it starts.
     public static func userScripts(record: ConsentRecord?, keys: IABKeySet, configuration: SharingConfiguration)
         -> [UserScript]
     {

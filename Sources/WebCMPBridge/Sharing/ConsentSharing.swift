@@ -18,6 +18,17 @@ import Foundation
 /// - **A native-backed `__uspapi`** (USP API v1.0 `getUSPData`: `{version: 1, uspString}`) with the stored US Privacy
 ///   string (`IABUSPrivacy_String`), likewise only when the page has none; without a stored string it answers
 ///   `(null, false)` ("no uspData object could be returned") rather than `1---`, which would claim it does not apply.
+/// - **Frames** get the consent through the IAB cross-frame protocol, not through a local API: the script runs in the
+///   main frame only (a local `__tcfapi` in a frame would shadow the page's CMP, which vendors find through the
+///   `__tcfapiLocator` frame of an ancestor, and would never see ``updateScript(record:keys:)``, which runs in the main
+///   frame). While a native-backed API is the page's one, the main frame has its locator frame (`__tcfapiLocator`,
+///   `__gppLocator`, `__uspapiLocator`; added once `<body>` exists, and only when the page has no frame of that name)
+///   and answers `{__tcfapiCall: {command, parameter, version, callId}}` with
+///   `{__tcfapiReturn: {returnValue, success, callId}}` on `event.source` (likewise `__gppCall`/`__gppReturn`,
+///   `__uspapiCall`/`__uspapiReturn`; a request sent as JSON text gets a JSON text reply). `addEventListener` through
+///   a message answers again with the same `callId` on every update. Once a page CMP replaced the function, the script
+///   no longer answers (the page CMP's own handler does). Replies target the requester's origin, or `*` for a frame with
+///   an opaque origin (as the IAB reference stubs answer every frame).
 ///
 /// Idempotent: the script keeps one state object per page (`window.__webcmpSharing`); running it again, or running
 /// ``updateScript(record:keys:)`` after consent changed, replaces the data and notifies `__tcfapi` listeners, and
@@ -26,8 +37,10 @@ import Foundation
 /// (still marked with ``scriptMarker``), see ``CMPScripts/resourceFailures``.
 ///
 /// Spec: TCF "Consent Management Platform API" v2.2, "What required API commands must a CMP support?",
-/// "TCData", "PingReturn"; GPP "CMP API Specification" v1.1, "Required API Commands"; US Privacy "USP API" v1.0,
-/// "getUSPData".
+/// "TCData", "PingReturn", "How can vendors that use iframes call the CMP API from an iframe?"; GPP "CMP API
+/// Specification" v1.1, "What required API commands must a CMP support?", "How can vendors that use iframes call the
+/// CMP API from an iframe?"; US Privacy "USP API" v1.0, "getUSPData", "How can vendors that use iframes call the API
+/// from an iframe?".
 public enum ConsentSharing {
     /// A stable marker contained in every script this type builds, so platform adapters can find and replace them.
     public static let scriptMarker = "/* webcmpbridge-sharing */"
@@ -37,13 +50,17 @@ public enum ConsentSharing {
         source.hasPrefix(scriptMarker)
     }
 
-    /// The user script to add to a content web view (document start, all frames: ad tags often live in iframes).
+    /// The user script to add to a content web view: document start, **main frame only**. Frames (ad tags often live
+    /// in iframes) reach it through the locator frames and `postMessage`, so they never get a local `__tcfapi` that
+    /// would shadow the page's CMP, and they see every update.
     public static func userScript(record: ConsentRecord?, keys: IABKeySet) -> UserScript {
         UserScript(source: source(state: state(record: record, keys: keys), install: true),
-                   injectionTime: .documentStart, forMainFrameOnly: false)
+                   injectionTime: .documentStart, forMainFrameOnly: true)
     }
 
-    /// A script to evaluate in a page that already runs the sharing script, after consent changed.
+    /// A script to evaluate in a page (its main frame) that already runs the sharing script, after consent changed.
+    /// Listeners registered in the main frame and those registered by frames through `postMessage` get the new
+    /// consent.
     public static func updateScript(record: ConsentRecord?, keys: IABKeySet) -> String {
         source(state: state(record: record, keys: keys), install: false)
     }

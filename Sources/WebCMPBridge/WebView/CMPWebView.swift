@@ -15,8 +15,13 @@ public protocol CMPWebView: AnyObject {
     /// decision (``NavigationDecision/openExternally(_:)``: cancel and hand the URL to the app). `nil`: allow.
     var navigationPolicy: (@MainActor (NavigationRequest) -> NavigationDecision)? { get set }
 
-    /// Starts loading `url` in the main frame.
-    func load(_ url: URL)
+    /// Starts loading `url` in the main frame as the load `id`.
+    ///
+    /// Every later load event of the navigation this call starts (response, finish, failure) carries `id`, so that
+    /// the core can tell the events of a load it replaced from those of the current one: `WKWebView` reports a
+    /// replaced load as cancelled *after* the new one began, with the new URL in `webView.url`. Events of
+    /// navigations the page starts itself (a link, `location.href = …`) carry `nil`.
+    func load(_ url: URL, id: WebViewLoadID)
 
     /// Adds a user script that runs in every subsequent page load.
     func addUserScript(_ script: UserScript)
@@ -29,7 +34,10 @@ public protocol CMPWebView: AnyObject {
 
     /// Registers a script message handler: afterwards the page's
     /// `window.webkit.messageHandlers[name].postMessage(body)` reaches ``eventHandler`` as ``WebViewEvent/message(_:)``.
-    func addMessageHandler(named name: String)
+    ///
+    /// Throws, and registers nothing, when the name is taken by a handler the adapter does not own (`WKWebView`
+    /// raises an Objective-C exception for a second handler of the same name; adapters must never let it).
+    func addMessageHandler(named name: String) throws(WebViewSetupError)
 
     /// Unregisters a script message handler.
     func removeMessageHandler(named name: String)
@@ -88,16 +96,21 @@ public enum ScriptMessageBody {
 }
 
 /// Something that happened in the web view.
+///
+/// Load events carry the ``WebViewLoadID`` of the ``CMPWebView/load(_:id:)`` call whose navigation they belong to
+/// (`nil`: a navigation the page started itself, or an adapter that cannot tell). The core ignores events of loads it
+/// has replaced.
 public enum WebViewEvent {
     /// A page posted a script message.
     case message(ScriptMessage)
     /// The main frame's response arrived with this HTTP status (adapters report it for HTTP(S) documents; a status
     /// of 400 or more is a load failure, whatever the page then shows).
-    case didReceiveResponse(URL?, statusCode: Int)
+    case didReceiveResponse(URL?, statusCode: Int, load: WebViewLoadID? = nil)
     /// The main frame finished loading.
-    case didFinishLoading(URL?)
-    /// The main frame failed to load (network, TLS, cancelled …).
-    case didFailLoading(URL?, description: String)
+    case didFinishLoading(URL?, load: WebViewLoadID? = nil)
+    /// The main frame's navigation ended without a page: a failure, or a cancellation or policy interruption, which
+    /// the core tells apart (``WebViewLoadFailure/kind``).
+    case didFailLoading(WebViewLoadFailure, load: WebViewLoadID? = nil)
     /// The web content process terminated (it will need a reload).
     case contentProcessDidTerminate
 }

@@ -44,7 +44,8 @@ extension GTKWebView {
             if let answer = webkit_response_policy_decision_get_response(response),
                 let scheme = url?.scheme?.lowercased(), scheme == "http" || scheme == "https"
             {
-                eventHandler?(.didReceiveResponse(url, statusCode: Int(webkit_uri_response_get_status_code(answer))))
+                eventHandler?(.didReceiveResponse(
+                    url, statusCode: Int(webkit_uri_response_get_status_code(answer)), load: activeLoad))
             }
             return false
         default:
@@ -62,7 +63,7 @@ extension GTKWebView {
     }
 
     /// Whether `error` is WebKit's "frame load interrupted by policy change": the end of a main-frame load that
-    /// ``decidePolicy(_:type:)`` ignored (the CMP page stays), which is not a load failure of the page.
+    /// ``decidePolicy(_:type:)`` ignored (the CMP page stays). Reported like any failure (the core knows it is none).
     nonisolated static func isInterruptedByPolicy(_ error: UnsafeMutablePointer<GError>) -> Bool {
         error.pointee.domain == webkit_policy_error_quark()
             && error.pointee.code == Int32(WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE.rawValue)

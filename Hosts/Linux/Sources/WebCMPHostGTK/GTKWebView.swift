@@ -37,6 +37,10 @@ public final class GTKWebView: CMPWebView {
     private var handlerNames: [String] = []
     private var userScripts: [WebCMPBridge.UserScript] = []
     private var box: Unmanaged<CallbackBox>?
+    /// The identity of the last ``load(_:id:)`` whose navigation has not started yet, and of the navigation under way
+    /// (`nil`: one the page started itself). Load events carry the latter (``WebViewEvent``).
+    private var requestedLoad: WebViewLoadID?
+    private(set) var activeLoad: WebViewLoadID?
 
     /// Creates the web view in an offscreen GTK window, in the process's web context (``GTKRuntime/webContext``, whose
     /// website data follows ``GTKRuntime/websiteDataDirectory``). Call ``GTKRuntime/initialize()`` first.
@@ -96,10 +100,16 @@ public final class GTKWebView: CMPWebView {
     /// How many times ``load(_:)`` was called (a pre-warmed view that is presented must not load again).
     public private(set) var loadCount = 0
 
-    public func load(_ url: URL) {
+    public func load(_ url: URL, id: WebViewLoadID) {
         guard !isClosed else { return }
         loadCount += 1
+        requestedLoad = id
         webkit_web_view_load_uri(view, url.absoluteString)
+    }
+
+    /// Loads `url` outside any bridge (the host's own pages: `about:blank`, content pages).
+    public func load(_ url: URL) {
+        load(url, id: WebViewLoadID(rawValue: 0))
     }
 
     public func addUserScript(_ script: WebCMPBridge.UserScript) {
@@ -119,7 +129,8 @@ public final class GTKWebView: CMPWebView {
         webkit_web_view_evaluate_javascript(view, source, -1, nil, nil, nil, nil, nil)
     }
 
-    public func addMessageHandler(named name: String) {
+    /// Each adapter has its own user content manager, so a name can only be taken by this adapter itself.
+    public func addMessageHandler(named name: String) throws(WebViewSetupError) {
         guard !isClosed, !handlerNames.contains(name) else { return }
         handlerNames.append(name)
         webkit_user_content_manager_register_script_message_handler_in_world(
@@ -234,14 +245,30 @@ public final class GTKWebView: CMPWebView {
     }
 
     fileprivate func loadDidChange(_ event: WebKitLoadEvent) {
+        // A navigation begins: the one the last load(_:id:) asked for, or (none pending) one the page started.
+        if event == WEBKIT_LOAD_STARTED {
+            activeLoad = requestedLoad
+            requestedLoad = nil
+        }
         // The main document's HTTP status is reported from its response policy decision (GTKWebView+Navigation).
         guard event == WEBKIT_LOAD_FINISHED else { return }
         let uri = webkit_web_view_get_uri(view).map { String(cString: $0) }
-        eventHandler?(.didFinishLoading(uri.flatMap(URL.init(string:))))
+        eventHandler?(.didFinishLoading(uri.flatMap(URL.init(string:)), load: activeLoad))
     }
 
-    fileprivate func loadDidFail(uri: String?, message: String) {
-        eventHandler?(.didFailLoading(uri.flatMap(URL.init(string:)), description: message))
+    /// Reports the failure as WebKitGTK gives it — cancelled (a replaced load) and interrupted by the policy included —
+    /// with the failing URI of the signal; the core decides what it means (``WebViewLoadFailure/kind``).
+    fileprivate func loadDidFail(uri: String?, domain: String, code: Int, message: String) {
+        eventHandler?(.didFailLoading(
+            WebViewLoadFailure(url: uri.flatMap(URL.init(string:)), domain: domain, code: code, description: message),
+            load: activeLoad))
+    }
+
+    /// Ends the web content process, as iOS does to apps in the background (`webkit_web_view_terminate_web_process`);
+    /// `web-process-terminated` follows.
+    public func terminateWebProcess() {
+        guard !isClosed else { return }
+        webkit_web_view_terminate_web_process(view)
     }
 
     fileprivate func processDidTerminate() {
@@ -314,14 +341,16 @@ private let loadChanged = unsafeBitCast(loadChangedFunction, to: GCallback.self)
 private let loadFailedFunction: @convention(c) (OpaquePointer?, UInt32, UnsafePointer<CChar>?, UnsafeMutablePointer<GError>?, UnsafeMutableRawPointer?) -> Int32 = {
     _, _, uri, error, userData in
     guard let userData else { return 0 }
-    if let error, GTKWebView.isInterruptedByPolicy(error) { return 0 }
     let box = Unmanaged<CallbackBox>.fromOpaque(userData).takeUnretainedValue()
     let message = error.map { String(cString: $0.pointee.message) } ?? "load failed"
+    let domain = error.flatMap { g_quark_to_string($0.pointee.domain) }.map { String(cString: $0) } ?? ""
+    let code = Int(error?.pointee.code ?? 0)
     let failing = uri.map { String(cString: $0) }
-    MainActor.assumeIsolated { box.target?.loadDidFail(uri: failing, message: message) }
+    let interrupted = error.map(GTKWebView.isInterruptedByPolicy) ?? false
+    MainActor.assumeIsolated { box.target?.loadDidFail(uri: failing, domain: domain, code: code, message: message) }
     // Handled: WebKit must not load its own error page, which would replace a page the bridge loads in reaction
-    // (the app's fallback page). WKWebView shows no error page either.
-    return 1
+    // (the app's fallback page). WKWebView shows no error page either. A policy interruption has none anyway.
+    return interrupted ? 0 : 1
 }
 private let loadFailed = unsafeBitCast(loadFailedFunction, to: GCallback.self)
 

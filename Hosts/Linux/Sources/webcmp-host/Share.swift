@@ -3,12 +3,15 @@ import WebCMPBridge
 import WebCMPHostGTK
 
 /// `webcmp-host share URL --state DIR [--content-origin ORIGIN …] [--preset NAME …] [--seed STORAGE:NAME:VALUE …]
-/// [--eval EXPRESSION …] [--json]`: loads a content page the way an app's content web view would, with the stored
-/// consent shared into it (cookies set in the cookie manager before loading, the seeding script in the main frame of
-/// the content origins, the sharing script), waits for the page to settle, and reports what the page's own CMP says.
+/// [--update-from DIR] [--eval EXPRESSION …] [--json]`: loads a content page the way an app's content web view would,
+/// with the stored consent shared into it (cookies set in the cookie manager before loading, the seeding script in the
+/// main frame of the content origins, the sharing script), waits for the page to settle, and reports what the page's
+/// own CMP says.
 ///
 /// Without `--content-origin` the content origin is the URL's own. Without `--preset`/`--seed` the default
-/// `euconsent-v2` preset is seeded.
+/// `euconsent-v2` preset is seeded. `--update-from DIR` then hands the page the consent stored in DIR, as an app does
+/// after consent changed (`ConsentSharing.updateScript`, evaluated in the main frame like `WKWebView.preloadConsent`
+/// does), and waits `--settle` seconds again before reporting.
 @MainActor
 enum Share {
     static func command(_ arguments: Arguments) -> Int32 {
@@ -31,6 +34,17 @@ enum Share {
         GTKRuntime.run(until: Date().addingTimeInterval(arguments.timeout)) { !loaded }
         // Settle: page CMPs start after load (the reference stub queues calls until the CMP script arrives).
         GTKRuntime.run(until: Date().addingTimeInterval(arguments.settle)) { true }
+        if let directory = arguments.updateFrom {
+            guard FileManager.default.fileExists(atPath: directory.path) else {
+                fail("--update-from: no state directory at \(directory.path)", code: 2)
+            }
+            let changed: ConsentStore
+            do { changed = ConsentStore(storage: try .jsonFile(in: directory)) } catch {
+                fail("cannot use the state directory \(directory.path): \(error)", code: 2)
+            }
+            view.evaluateJavaScript(ConsentSharing.updateScript(record: changed.record(), keys: changed.iabKeys()))
+            GTKRuntime.run(until: Date().addingTimeInterval(arguments.settle)) { true }
+        }
         let session = HostSession(options: .init(url: url, dialect: nil), store: store, view: view)
         let page = session.evaluate(Self.probe(names: configuration.entries.map(\.name))) ?? .null
         let evaluated = arguments.evaluations.map { session.evaluate($0) ?? .null }

@@ -9,7 +9,8 @@ let usage = """
            webcmp-host check URL [--dialect …] [--click ID ...] [--timeout S] [--settle S] [--settings]
                                  [--settings-url URL] [--fallback FILE]
            webcmp-host share URL --state DIR [--content-origin ORIGIN ...] [--preset NAME ...]
-                                 [--seed cookie|localStorage:NAME:VALUE ...] [--eval EXPRESSION ...] [--settle S] [--json]
+                                 [--seed cookie|localStorage:NAME:VALUE ...] [--update-from DIR] [--eval EXPRESSION ...]
+                                 [--settle S] [--json]
            webcmp-host prewarm URL [--dialect …] [--click ID ...] [--state DIR] [--fallback FILE]
            webcmp-host reset URL --state DIR        (QA reset: consent and the page's website data)
            webcmp-host reject-all --state DIR       (programmatic reject-all of the stored consent)
@@ -35,10 +36,14 @@ let usage = """
     share  loads a content page as an app's content web view would, with the stored consent shared into it: the
            configured first-party entries seeded (cookie manager before loading, and a main-frame document-start
            script for the content origins; default origin: the URL's; default preset: euconsent-v2; presets:
-           euconsent-v2, didomi, onetrust), plus the native-backed __tcfapi/__gpp for pages without a CMP. Waits for
-           the page to settle (--settle S, default 1) and prints what the page's own __tcfapi('getTCData') and
-           ping return, whether its CMP showed UI, its __gpp ping, what its storage holds under the configured
-           names, and with --eval the values of the expressions ("eval").
+           euconsent-v2, didomi, onetrust), plus the native-backed __tcfapi/__gpp/__uspapi for pages without a
+           CMP (main frame only; the page's iframes are answered through the IAB locator frames and postMessage).
+           Waits for the page to settle (--settle S, default 1) and prints what the page's own
+           __tcfapi('getTCData') and ping return, whether its CMP showed UI, its __gpp ping, what its storage holds
+           under the configured names, and with --eval the values of the expressions ("eval").
+    --update-from DIR  (share) after the page settled, hands it the consent stored in DIR as an app does when
+           consent changed (the sharing update script, in the main frame; listeners in the page and in its
+           iframes are notified), waits --settle seconds again, then reports.
     --fallback FILE  serves FILE as the app's fallback page (webcmp-fallback://app/<name>) when URL fails; without
            URL, run and check use an unreachable loopback URL, so check reports whether FILE works as a fallback.
     prewarm  loads URL off-screen through a ConsentPrewarmer, presents it once ready (no new load), clicks, and
@@ -73,6 +78,7 @@ struct Arguments {
     var contentOrigins: [String] = []
     var presets: [String] = []
     var seeds: [String] = []
+    var updateFrom: URL?
     var saves: Int?
     var cycles = 200
     var minimalBodies = false
@@ -112,6 +118,7 @@ struct Arguments {
             case "--content-origin": contentOrigins.append(try value(argument))
             case "--preset": presets.append(try value(argument))
             case "--seed": seeds.append(try value(argument))
+            case "--update-from": updateFrom = URL(fileURLWithPath: try value(argument), isDirectory: true)
             case "--fallback": fallback = URL(fileURLWithPath: try value(argument))
             case "--timeout":
                 guard let seconds = TimeInterval(try value(argument)), seconds > 0, seconds <= 600 else {

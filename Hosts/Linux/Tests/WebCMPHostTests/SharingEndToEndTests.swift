@@ -4,7 +4,8 @@ import WebCMPBridge
 
 /// Consent sharing into content pages in real WebKit (`webcmp-host share`): pages that run their own TCF (and GPP)
 /// CMP adopt the seeded consent and show no banner; other origins get nothing; pages without a CMP get the
-/// native-backed APIs; the cookie manager sets the cookies before the first request.
+/// native-backed APIs, in the main frame, and their iframes reach them through the locator frames; the cookie manager
+/// sets the cookies before the first request.
 @Suite(.serialized) struct SharingEndToEndTests {
     typealias E2E = EndToEndTests
 
@@ -86,6 +87,76 @@ import WebCMPBridge
                                      "--eval", "document.body.textContent"])
         #expect(output["cookiesSet"] == .number(1))
         #expect(output["eval"] == .array([.string("euconsent-v2=" + stored)]))
+    }
+
+    /// A content page without a CMP embeds an ad frame of another origin. The native-backed APIs live in the main frame
+    /// only: the frame has no `__tcfapi` of its own, finds the `__tcfapiLocator` frame in the top window and gets the
+    /// stored consent through `postMessage` (TCF CMP API v2.2, "How can vendors that use iframes call the CMP API from
+    /// an iframe?"); when the app hands the page a new consent (`--update-from`, the update script in the main frame),
+    /// the frame's listener gets it, with the same callId.
+    @Test func crossOriginAdFrameGetsTheConsentThroughTheLocatorFrameAndItsUpdates() throws {
+        let (state, stored) = try Self.acceptedState()
+        let changed = E2E.newState()
+        let rejected = try E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", changed,
+                                    "--click", "reject-all"])
+        let newString = try #require(rejected.keys["IABTCF_TCString"]?.stringValue)
+        #expect(newString != stored)
+        let frameOrigin = E2E.servers.1.replacingOccurrences(of: "127.0.0.1", with: "localhost")
+        let frame = Self.otherPage + "/ad-frame.html"
+        let page = Self.page + "/content-with-ad-frame.html?frame="
+            + frame.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let output = try Self.share([
+            page, "--state", state, "--update-from", changed, "--eval", "window.__frameReports",
+            "--eval", "['__tcfapiLocator', '__gppLocator', '__uspapiLocator'].map(function (n) { return document.getElementsByName(n).length; })",
+        ])
+        let evaluated = try #require(output["eval"]?.arrayValue)
+        let reports = try #require(evaluated.first?.arrayValue)
+        // The frame started with no API of its own and found the locators in the top window.
+        let start = try #require(reports.first { $0["type"] == .string("start") })
+        #expect(start["origin"] == .string(frameOrigin))
+        #expect(start["ownTcfapi"] == .string("undefined"))
+        #expect(start["ownGpp"] == .string("undefined"))
+        #expect(start["ownUspapi"] == .string("undefined"))
+        #expect(start["ownSharing"] == .string("undefined"))
+        #expect(start["tcfapiLocator"] == .string("top"))
+        #expect(start["gppLocator"] == .string("top"))
+        #expect(start["uspapiLocator"] == .string("top"))
+        // One locator frame each in the top document.
+        #expect(evaluated.last == .array([.number(1), .number(1), .number(1)]))
+
+        let answers = reports.filter { $0["type"] == .string("answer") }
+        func answered(_ callId: String) -> [JSONValue] { answers.filter { $0["callId"] == .string(callId) } }
+        #expect(answers.allSatisfy { $0["fromTop"] == .bool(true) })
+        let get = answered("get")
+        #expect(get.count == 1)
+        #expect(get.first?["tcString"] == .string(stored))
+        #expect(get.first?["success"] == .bool(true))
+        #expect(get.first?["eventStatus"] == .string("tcloaded"))
+        #expect(get.first?["text"] == .bool(false))
+        // The listener: the stored consent, then the new one after the update, same callId and listenerId.
+        let listen = answered("listen")
+        #expect(listen.count == 2, "\(reports)")
+        guard listen.count == 2 else { return }
+        #expect(listen[0]["tcString"] == .string(stored))
+        #expect(listen[0]["eventStatus"] == .string("tcloaded"))
+        #expect(listen[1]["tcString"] == .string(newString))
+        #expect(listen[1]["eventStatus"] == .string("useractioncomplete"))
+        #expect(listen[0]["listenerId"] != .null)
+        #expect(listen[0]["listenerId"] == listen[1]["listenerId"])
+        // A request sent as JSON text is answered as text.
+        let ping = answered("ping-text")
+        #expect(ping.count == 1)
+        #expect(ping.first?["text"] == .bool(true))
+        #expect(ping.first?["cmpLoaded"] == .bool(true))
+        // The main frame itself answers with the new consent too.
+        #expect(output["nativeBacked"]?["tcfapi"] == .bool(true))
+        #expect(output["tcData"]?["tcString"] == .string(newString))
+    }
+
+    @Test func updateFromAMissingStateIsAUsageError() throws {
+        let (status, _) = try E2E.host(["share", Self.page + "/content.html", "--state", E2E.newState(),
+                                        "--update-from", E2E.newState()])
+        #expect(status == 2)
     }
 
     @Test func unknownPresetIsAUsageError() throws {

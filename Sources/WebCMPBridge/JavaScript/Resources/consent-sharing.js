@@ -3,13 +3,20 @@
 //   config.state     the consent state (ConsentSharing.state(record:keys:))
 //   config.install   true: install the handlers when this page has none yet (the user script);
 //                    false: only hand the state to an installed script (ConsentSharing.updateScript)
+// It runs in the main frame only (the user script is injected with forMainFrameOnly: true, and it checks itself):
+// frames get the consent through the IAB cross-frame protocol (locator frames and postMessage, below), so a local
+// __tcfapi never shadows a CMP in an ancestor and every frame sees the update the app hands to the main frame.
 // Nothing else may be appended to or interpolated into this file.
 (function (config) {
   var state = config.state;
   if (window.__webcmpSharing) { window.__webcmpSharing.update(state); return; }
   if (!config.install) { return; }
+  var topWindow = null;
+  try { topWindow = window.top; } catch (e) { return; }
+  if (topWindow && topWindow !== window) { return; }
   var listeners = {};
   var nextListener = 1;
+  var gppListeners = {};
   var copy = function (value) { return value === undefined ? undefined : JSON.parse(JSON.stringify(value)); };
   var tcData = function (status, listenerId) {
     if (!state.tcData) { return null; }
@@ -18,12 +25,32 @@
     data.listenerId = listenerId;
     return data;
   };
+  var pingData = function (signalStatus) {
+    return {
+      gppVersion: '1.1', cmpStatus: 'loaded', cmpDisplayStatus: 'disabled', signalStatus: signalStatus || 'ready',
+      supportedAPIs: [], cmpId: state.cmpId === null ? 0 : state.cmpId,
+      sectionList: state.gppSections || [], applicableSections: state.gppSections || [-1],
+      gppString: state.gppString || '', parsedSections: {}
+    };
+  };
+  var notify = function (callback, data, success) { try { callback(data, success); } catch (e) {} };
   var sharing = {
     update: function (next) {
       state = next;
       Object.keys(listeners).forEach(function (id) {
+        if (!listeners[id]) { return; }
         var data = tcData('useractioncomplete', Number(id));
-        try { listeners[id](data, data !== null); } catch (e) {}
+        notify(listeners[id], data, data !== null);
+      });
+      // GPP CMP API v1.1, addEventListener: "signalStatus" is the first and the last event of a change.
+      Object.keys(gppListeners).forEach(function (id) {
+        if (!gppListeners[id]) { return; }
+        var listenerId = Number(id);
+        notify(gppListeners[id], { eventName: 'signalStatus', listenerId: listenerId, data: 'not ready',
+                                   pingData: pingData('not ready') }, true);
+        if (!gppListeners[id]) { return; }
+        notify(gppListeners[id], { eventName: 'signalStatus', listenerId: listenerId, data: 'ready',
+                                   pingData: pingData('ready') }, true);
       });
     },
     state: function () { return copy(state); },
@@ -32,6 +59,7 @@
   };
   var nativeTCF = null;
   var nativeGPP = null;
+  var nativeUSP = null;
   Object.defineProperty(window, '__webcmpSharing', { value: Object.freeze(sharing) });
 
   // Our own handshake (not Sourcepoint's: see ConsentSharing): webcmp.readyForConsent -> webcmp.loadConsent.
@@ -47,7 +75,58 @@
     if (state.uspString) { consent.ccpa = { uspstring: state.uspString }; }
     try { event.source.postMessage({ name: 'webcmp.loadConsent', consent: consent }, event.origin || '*'); } catch (e) {}
   };
-  window.addEventListener('message', answerHandshake);
+
+  // The IAB cross-frame protocol, answered only while the native-backed function is the page's one (a page CMP that
+  // replaced it answers through its own message handler; answering too would give a frame two answers):
+  // - TCF "CMP API" v2.2, "How can vendors that use iframes call the CMP API from an iframe?" / "Using postmessage":
+  //   {__tcfapiCall: {command, parameter, version, callId}} -> {__tcfapiReturn: {returnValue, success, callId}};
+  // - GPP "CMP API Specification" v1.1, "How can vendors that use iframes call the CMP API from an iframe?":
+  //   {__gppCall: {…}} -> {__gppReturn: {…}};
+  // - "USP API" v1.0, "Without SafeFrames, using postMessage": {__uspapiCall: {…}} -> {__uspapiReturn: {…}}.
+  // A request may be an object or its JSON text; a text request gets a text reply. addEventListener calls answer
+  // again, with the same callId, on every update (sharing.update), which is how frames see consent changes.
+  // The reply goes to event.source with the requester's origin as the target, so that a later listener update never
+  // reaches another document that has since navigated into that frame; a frame with an opaque origin ('null', e.g. a
+  // sandboxed ad frame) cannot be named as a target and gets '*', as the IAB reference stubs answer every frame: the
+  // consent signals are meant for vendors in frames of any origin.
+  var frameAPIs = [
+    { call: '__tcfapiCall', reply: '__tcfapiReturn',
+      active: function () { return nativeTCF !== null && window.__tcfapi === nativeTCF; },
+      invoke: function (call, callback) { nativeTCF(call.command, call.version, callback, call.parameter); } },
+    { call: '__gppCall', reply: '__gppReturn',
+      active: function () { return nativeGPP !== null && window.__gpp === nativeGPP; },
+      invoke: function (call, callback) { nativeGPP(call.command, callback, call.parameter, call.version); } },
+    { call: '__uspapiCall', reply: '__uspapiReturn',
+      active: function () { return nativeUSP !== null && window.__uspapi === nativeUSP; },
+      invoke: function (call, callback) { nativeUSP(call.command, call.version, callback, call.parameter); } }
+  ];
+  var answerFrame = function (event) {
+    var data = event.data;
+    var text = typeof data === 'string';
+    var source = event.source;
+    if (!source || typeof source.postMessage !== 'function') { return; }
+    var target = typeof event.origin === 'string' && event.origin !== '' && event.origin !== 'null' ? event.origin : '*';
+    frameAPIs.forEach(function (api) {
+      var request = data;
+      if (text) {
+        if (data.indexOf(api.call) < 0) { return; }
+        try { request = JSON.parse(data); } catch (e) { return; }
+      }
+      if (!request || typeof request !== 'object') { return; }
+      var call = request[api.call];
+      if (!call || typeof call !== 'object' || !api.active()) { return; }
+      api.invoke(call, function (returnValue, success) {
+        if (!api.active()) { return; }
+        var message = {};
+        message[api.reply] = { returnValue: returnValue, success: success, callId: call.callId };
+        try { source.postMessage(text ? JSON.stringify(message) : message, target); } catch (e) {}
+      });
+    });
+  };
+  window.addEventListener('message', function (event) {
+    answerHandshake(event);
+    answerFrame(event);
+  });
 
   if (typeof window.__tcfapi !== 'function') {
     window.__tcfapi = function (command, version, callback, parameter) {
@@ -81,16 +160,7 @@
   }
 
   if (typeof window.__gpp !== 'function') {
-    var gppListeners = {};
     var nextGPPListener = 1;
-    var pingData = function () {
-      return {
-        gppVersion: '1.1', cmpStatus: 'loaded', cmpDisplayStatus: 'disabled', signalStatus: 'ready',
-        supportedAPIs: [], cmpId: state.cmpId === null ? 0 : state.cmpId,
-        sectionList: state.gppSections || [], applicableSections: state.gppSections || [-1],
-        gppString: state.gppString || '', parsedSections: {}
-      };
-    };
     window.__gpp = function (command, callback, parameter) {
       if (typeof callback !== 'function') { return; }
       if (command === 'ping') { callback(pingData(), true); }
@@ -125,5 +195,51 @@
         callback(null, false);
       }
     };
+    nativeUSP = window.__uspapi;
+  }
+
+  // The locator frames ("__tcfapiLocator", "__gppLocator", "__uspapiLocator") tell scripts in frames that an
+  // ancestor answers (TCF CMP API v2.2, "How can scripts on a page determine if there is a CMP present?"). One is
+  // added for each native-backed API still in place, and only when the page has no frame of that name (a page CMP's
+  // stub may have added it). Not at document start: the IAB reference stubs install their __tcfapi / __gpp only when
+  // they find no locator, and a page stub runs in the <head> (CMP API v2.2, "Requirements for the CMP 'stub' API
+  // script"), after this script; so the frames are added once <body> exists, before the body's frames load.
+  var locators = [
+    { name: '__tcfapiLocator', active: frameAPIs[0].active },
+    { name: '__gppLocator', active: frameAPIs[1].active },
+    { name: '__uspapiLocator', active: frameAPIs[2].active }
+  ];
+  var locatorsAdded = false;
+  var addLocators = function () {
+    if (locatorsAdded || typeof document === 'undefined' || !document || !document.body) { return locatorsAdded; }
+    locatorsAdded = true;
+    locators.forEach(function (locator) {
+      if (!locator.active()) { return; }
+      try {
+        if (window.frames[locator.name]) { return; }
+        var frame = document.createElement('iframe');
+        frame.style.display = 'none';
+        frame.name = locator.name;
+        frame.setAttribute('aria-hidden', 'true');
+        frame.setAttribute('tabindex', '-1');
+        document.body.appendChild(frame);
+      } catch (e) {}
+    });
+    return true;
+  };
+  if (!addLocators() && typeof document !== 'undefined' && document) {
+    var observer = null;
+    var added = function () {
+      if (!addLocators()) { return; }
+      if (observer) { observer.disconnect(); observer = null; }
+      document.removeEventListener('DOMContentLoaded', added);
+    };
+    if (typeof MutationObserver === 'function') {
+      try {
+        observer = new MutationObserver(added);
+        observer.observe(document, { childList: true, subtree: true });
+      } catch (e) { observer = null; }
+    }
+    document.addEventListener('DOMContentLoaded', added);
   }
 })

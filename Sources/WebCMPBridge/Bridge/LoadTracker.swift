@@ -1,0 +1,47 @@
+import Foundation
+
+/// The loads a ``ConsentBridge`` started in its web view, so that events of a replaced load are told apart by
+/// identity, never by URL.
+///
+/// `WKWebView` reports a load that a newer one replaced as failed with `NSURLErrorCancelled` *after* the new load
+/// began, and its `url` is then already the new one; a hosted page replaced by the fallback page must not end the run
+/// because of that. Each ``begin(_:)`` numbers a new load; an event tagged with an older number is stale. An event
+/// without a number belongs to a navigation the page started itself, i.e. to the page currently shown.
+package struct LoadTracker: Sendable, Hashable {
+    /// The current load, if one was started.
+    package private(set) var current: WebViewLoadID?
+    /// The URL of the current load (reloaded when the web content process terminates).
+    package private(set) var currentURL: URL?
+    /// Whether the page was already reloaded once in this run because its web content process terminated.
+    package var reloadedAfterTermination = false
+    private var count = 0
+
+    package init() {}
+
+    /// Starts a new load of `url`; every earlier load is stale from now on.
+    package mutating func begin(_ url: URL) -> WebViewLoadID {
+        count += 1
+        let id = WebViewLoadID(rawValue: count)
+        current = id
+        currentURL = url
+        return id
+    }
+
+    /// Whether an event tagged `load` belongs to a load that was replaced.
+    package func isStale(_ load: WebViewLoadID?) -> Bool {
+        guard let load else { return false }
+        return load != current
+    }
+}
+
+extension WebViewEvent {
+    /// The load an event belongs to (`nil` for messages, process termination and page-initiated navigations).
+    var loadID: WebViewLoadID? {
+        switch self {
+        case .didReceiveResponse(_, _, let load), .didFinishLoading(_, let load), .didFailLoading(_, let load):
+            return load
+        case .message, .contentProcessDidTerminate:
+            return nil
+        }
+    }
+}
