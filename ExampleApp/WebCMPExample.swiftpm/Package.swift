@@ -29,8 +29,9 @@ let package = Package(
             name: "AppModule",
             dependencies: [.product(name: "WebCMPBridgeUI", package: "WebCMPBridge")],
             path: "Sources",
-            // The app's fallback CMP page: SampleHost (a link to ../../SampleHost/index.html), shown when the hosted
-            // page cannot be loaded.
+            // The app's fallback CMP page: a copy of SampleHost/index.html (a real file: Xcode copies a symbolic link
+            // out of the package as a dangling link; the root package's tests keep the copy identical), shown when
+            // the hosted page cannot be loaded.
             resources: [.copy("Resources/fallback.html")]
         ),
     ]

@@ -71,7 +71,7 @@ extension WKCMPWebView {
 
     /// The web view the consent UI creates for `fallback`: with the fallback served when its scheme can be
     /// registered; otherwise without it (the bridge then reports the fallback's load failure).
-    static func forConsentUI(fallback: FallbackPage?) -> WKCMPWebView {
+    package static func forConsentUI(fallback: FallbackPage?) -> WKCMPWebView {
         (try? WKCMPWebView(fallback: fallback)) ?? WKCMPWebView()
     }
 }

@@ -48,7 +48,9 @@ struct KeysView: View {
     }
 }
 
-/// A content web view that receives the stored consent (`_sp_pass_consent=true` and a native-backed `__tcfapi`).
+/// A content web view that receives the stored consent through a native-backed `__tcfapi` (the page has no CMP of its
+/// own). No `_sp_pass_consent=true`: the library no longer adds it (a Sourcepoint page would wait for Sourcepoint's
+/// own message, which the kit does not send).
 struct ArticleView: UIViewRepresentable {
     let store: ConsentStore
 
@@ -64,7 +66,7 @@ struct ArticleView: UIViewRepresentable {
             </script>
             """
         webView.preloadConsent(from: store)
-        webView.loadHTMLString(html, baseURL: URLRewriting.passingConsent(URL(string: "https://news.example/article")!))
+        webView.loadHTMLString(html, baseURL: URL(string: "https://news.example/article")!)
         return webView
     }
 

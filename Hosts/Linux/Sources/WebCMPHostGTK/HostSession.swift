@@ -20,6 +20,9 @@ public final class HostSession: ConsentBridgeDelegate {
         public var settingsURL: URL?
         /// The app's bundled page, served by ``GTKFallbackScheme`` when `url` fails.
         public var fallback: FallbackPage?
+        /// Ends the web content process once, when the page is first ready (before any click), as iOS does to apps in
+        /// the background; the bridge reloads the page once.
+        public var terminateWebProcessWhenReady = false
 
         public init(url: URL, dialect: CMPDialect?) {
             self.url = url
@@ -37,6 +40,8 @@ public final class HostSession: ConsentBridgeDelegate {
     private var clicking = false
     private var clicksDone = false
     private var finished = false
+    /// 0: not asked or not yet terminated; 1: terminated, waiting for the bridge to reload; 2: reloading or done.
+    private var termination = 0
 
     public init(options: Options, store: ConsentStore, view: GTKWebView) {
         self.options = options
@@ -71,6 +76,17 @@ public final class HostSession: ConsentBridgeDelegate {
         let deadline = started.addingTimeInterval(options.timeout + 5)
         GTKRuntime.run(until: deadline) {
             if finished { return false }
+            if options.terminateWebProcessWhenReady, termination == 0, bridge.state == .ready {
+                termination = 1
+                pageLoaded = false
+                record(["type": .string("terminateWebProcess")])
+                view.terminateWebProcess()
+                return true
+            }
+            if termination == 1 {
+                if bridge.state == .ready { return true }   // the termination signal has not arrived yet
+                termination = 2
+            }
             if !clicking, !clicksDone, bridge.state == .ready || pageLoaded { startClicks() }
             if options.clicks.isEmpty {
                 if bridge.state != .loading, Date().timeIntervalSince(started) >= options.timeout { return false }

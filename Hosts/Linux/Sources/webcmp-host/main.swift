@@ -5,7 +5,7 @@ import WebCMPHostGTK
 let usage = """
     usage: webcmp-host run URL [--dialect gravito|onesecondbefore|tcf|auto] [--click ID ...] [--state DIR]
                                [--timeout S] [--settle S] [--allow-origin ORIGIN ...] [--eval EXPRESSION ...] [--json]
-                               [--settings [--settings-url URL]] [--fallback FILE]
+                               [--settings [--settings-url URL]] [--fallback FILE] [--terminate-web-process]
            webcmp-host check URL [--dialect …] [--click ID ...] [--timeout S] [--settle S] [--settings]
                                  [--settings-url URL] [--fallback FILE]
            webcmp-host share URL --state DIR [--content-origin ORIGIN ...] [--preset NAME ...]
@@ -26,6 +26,8 @@ let usage = """
            also the ready timeout), so a page that saves late is still stored; after the clicks it also ends once
            the page has been quiet (no event) for --settle seconds (default 1). Links the page opens away from
            itself are logged as {"type": "openedExternally", "url": …} instead of opening a browser.
+           --terminate-web-process ends the page's web content process once when it is first ready (before any
+           click), as iOS does to apps in the background: the bridge reloads the page once.
     check  a conformance report for a hosted CMP page; exit 0 when it conforms, 1 when not, 2 for usage errors.
            Each of its runs ends by the same rule as run's.
            It also reports whether the page reports gdprApplies, whether GPP-only consent was captured and whether
@@ -82,6 +84,7 @@ struct Arguments {
     var saves: Int?
     var cycles = 200
     var minimalBodies = false
+    var terminateWebProcess = false
     var retainBridges = false
     var settings = false
     var settingsURL: URL?
@@ -135,6 +138,7 @@ struct Arguments {
                     throw UsageError(description: "--saves takes a number from 1 to 1000000")
                 }
                 saves = number
+            case "--terminate-web-process": terminateWebProcess = true
             case "--minimal-bodies":
                 minimalBodies = true
             case "--retain-bridges":
@@ -196,6 +200,7 @@ func runSession(_ arguments: Arguments, url: URL, store: ConsentStore) -> HostSe
     options.mode = arguments.settings ? .settings : .consent
     options.settingsURL = arguments.settingsURL
     options.fallback = fallbackPage(arguments)
+    options.terminateWebProcessWhenReady = arguments.terminateWebProcess
     let view = GTKWebView()
     let session = HostSession(options: options, store: store, view: view)
     session.run()
