@@ -307,7 +307,11 @@ public final class ConsentBridge {
             becomeReady()
             // Dialects without a close message end with the user's choice; a CMP reporting what it already had
             // (`tcloaded`) does not end the UI: the user may be about to change it.
-            if save(payload, dialect: messageDialect), messageDialect != .gravito, payload.origin == .userAction {
+            // A page that says GDPR does not apply has nothing to ask: its answer ends the UI too.
+            let nothingToAsk = payload.gdprApplies == false && payload.strings.isEmpty
+            if save(payload, dialect: messageDialect), messageDialect != .gravito,
+                payload.origin == .userAction || nothingToAsk
+            {
                 finishAfterSettling()
             }
         case .close:

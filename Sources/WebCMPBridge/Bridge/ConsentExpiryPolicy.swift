@@ -27,7 +27,10 @@ public struct ConsentExpiryPolicy: Sendable, Hashable {
     /// Why `record` needs renewal at `now`, or `nil` when it is still good. Reads only the record: no web view, no
     /// full TC string decode (the policy version is read from its fixed position).
     public func renewalReason(for record: ConsentRecord?, now: Date) -> ConsentRenewalReason? {
-        guard let record, record.tcString != nil || record.gppString != nil else { return .noConsent }
+        // A page that said GDPR does not apply (no TC string, `gdprApplies` false) is an answer in force too.
+        guard let record, record.tcString != nil || record.gppString != nil || record.gdprApplies == false else {
+            return .noConsent
+        }
         if let expiration = record.expirationDate, expiration <= now { return .expired }
         if now.timeIntervalSince(record.savedAt) > maximumAge { return .tooOld }
         if let currentConfigVersion, record.configVersion != currentConfigVersion { return .configurationChanged }

@@ -77,7 +77,10 @@ package struct ConsentCommit: Sendable {
             strings.gppApplicableSections = pageGPP.sections
         }
         if strings.usPrivacy == nil { strings.usPrivacy = pageUSPrivacy }
-        guard !strings.isEmpty, !Self.isBareGPPHeader(strings) else { throw .noConsent }
+        // A TCF CMP whose TCData says GDPR does not apply answers with an empty TC string: that is the page's answer,
+        // stored as `IABTCF_gdprApplies = 0` without a TC string (TCF CMP API v2.2, "gdprApplies" and "tcString").
+        let gdprDoesNotApply = strings.isEmpty && payload.gdprApplies == false
+        guard !strings.isEmpty || gdprDoesNotApply, !Self.isBareGPPHeader(strings) else { throw .noConsent }
         var decoded: TCString?
         if let raw = strings.tcString {
             do {
@@ -99,12 +102,17 @@ package struct ConsentCommit: Sendable {
         } catch {
             throw .invalidMapping(error)
         }
+        if gdprDoesNotApply {
+            keys.appendNew(.gdprApplies, .int(0))
+            if let id = identity.id { keys.appendNew(.cmpSDKID, .int(id)) }
+            if let version = identity.version { keys.appendNew(.cmpSDKVersion, .int(version)) }
+        }
         let sameConsent = strings.tcString != nil
             ? previous?.tcString == strings.tcString : previous?.gppString == strings.gppString
         let savedAt = payload.origin == .loaded && sameConsent ? previous?.savedAt ?? now : now
         record = ConsentRecord(
             strings: strings,
-            gdprApplies: decoded == nil ? nil : gdprApplies,
+            gdprApplies: decoded == nil && !gdprDoesNotApply ? nil : gdprApplies,
             nonTCFData: payload.nonTCFData ?? (rules.keepsPreviousNonTCFData ? previous?.nonTCFData : nil),
             expirationDate: payload.expirationDate,
             crossDomainUserID: payload.crossDomainUserID ?? previous?.crossDomainUserID,

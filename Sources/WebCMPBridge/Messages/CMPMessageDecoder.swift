@@ -138,13 +138,17 @@ struct CMPMessageDecoder: Sendable {
             switch status {
             case "cmpuishown": return .uiShown
             case "tcloaded", "useractioncomplete":
-                guard let tcString = try fields.nonEmptyString("tcString") else { throw .missingField("tcString") }
+                // A CMP for which GDPR does not apply answers with an empty TC string and `gdprApplies: false`.
+                let gdprApplies = try fields.bool("gdprApplies")
+                let tcString = try fields.nonEmptyString("tcString")
+                guard tcString != nil || gdprApplies == false else { throw .missingField("tcString") }
                 let cmpID = try fields.integer("cmpId", in: 0...4095)
                 let cmpVersion = try fields.integer("cmpVersion", in: 0...4095)
                 return .save(ConsentPayload(
                     origin: status == "tcloaded" ? .loaded : .userAction,
-                    strings: ConsentStrings(tcString: tcString, additionalConsent: try fields.nonEmptyString("addtlConsent")),
-                    gdprApplies: try fields.bool("gdprApplies"),
+                    strings: ConsentStrings(
+                        tcString: tcString, additionalConsent: tcString == nil ? nil : try fields.nonEmptyString("addtlConsent")),
+                    gdprApplies: gdprApplies,
                     cmpID: cmpID,
                     cmpVersion: cmpVersion
                 ))

@@ -116,38 +116,20 @@ public final class HostSession: ConsentBridgeDelegate {
         clicking = true
         Task { @MainActor in
             for id in options.clicks {
-                let clicked = await click(id)
-                record(["type": .string(clicked ? "click" : "error"), "id": .string(id)].merging(
-                    clicked ? [:] : ["code": .string("clickFailed"), "message": .string("no visible element with id '\(id)'")]
-                ) { a, _ in a })
-                if !clicked { break }
+                let failure = await HostClick.click(
+                    id, in: view, until: Date().addingTimeInterval(options.timeout), stop: { [unowned self] in finished })
+                var event: [String: JSONValue] = ["type": .string(failure == nil ? "click" : "error"), "id": .string(id)]
+                if let failure {
+                    event["code"] = .string("clickFailed")
+                    event["message"] = .string(failure)
+                }
+                record(event)
+                if failure != nil { break }
             }
             clicking = false
             clicksDone = true
             lastEventAt = Date()
         }
-    }
-
-    /// Waits for `document.readyState === 'complete'` and a visible element with `id`, then clicks it.
-    private func click(_ id: String) async -> Bool {
-        let literal = JavaScriptLiteral.string(id)
-        let script = """
-            (function () {
-              if (document.readyState !== 'complete') { return 'wait'; }
-              var element = document.getElementById(\(literal));
-              if (!element) { return 'wait'; }
-              var box = element.getBoundingClientRect();
-              if (box.width === 0 && box.height === 0) { return 'wait'; }
-              element.click();
-              return 'clicked';
-            })()
-            """
-        let deadline = Date().addingTimeInterval(options.timeout)
-        while Date() < deadline, !finished {
-            if await view.evaluate(script) == "\"clicked\"" { return true }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return false
     }
 
     private func record(_ object: [String: JSONValue]) {

@@ -64,28 +64,13 @@ enum Prewarm {
         return answered
     }
 
-    /// Clicks the element `id` once the document is complete; `false` when it never appears.
+    /// Clicks the element `id` with the host's one click routine (``HostClick``); `false` when it could not.
     @MainActor
     static func click(_ id: String, in view: GTKWebView, timeout: TimeInterval) -> Bool {
-        let script = """
-            (function () {
-              if (document.readyState !== 'complete') { return 'wait'; }
-              var element = document.getElementById(\(JavaScriptLiteral.string(id)));
-              if (!element) { return 'wait'; }
-              element.click();
-              return 'clicked';
-            })()
-            """
-        var clicked = false
-        let deadline = Date().addingTimeInterval(timeout)
-        while !clicked, Date() < deadline {
-            var answer: String??
-            Task { @MainActor in answer = .some(await view.evaluate(script)) }
-            GTKRuntime.run(until: Date().addingTimeInterval(5)) { answer == nil }
-            clicked = answer == .some("\"clicked\"")
-            if !clicked { GTKRuntime.run(until: Date().addingTimeInterval(0.05)) { true } }
-        }
-        return clicked
+        var failure: String??
+        Task { @MainActor in failure = .some(await HostClick.click(id, in: view, until: Date().addingTimeInterval(timeout))) }
+        GTKRuntime.run(until: Date().addingTimeInterval(timeout + 5)) { failure == nil }
+        return failure == .some(nil)
     }
 
     @MainActor

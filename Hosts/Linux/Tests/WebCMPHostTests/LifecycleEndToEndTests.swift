@@ -133,3 +133,30 @@ import WebCMPBridge
         #expect(idle.keys.isEmpty)
     }
 }
+
+/// Issue 22, item 3: real CMPs replace the IAB stub late, and some answer that GDPR does not apply.
+@Suite(.serialized) struct StubReplacementEndToEndTests {
+    typealias E2E = EndToEndTests
+    static var tcfPage: String { LifecycleEndToEndTests.tcfPage }
+
+    /// The CMP replaces the stub without replaying the listener the forwarder added to the stub: the forwarder sees
+    /// the new function, registers again, and the user's choice is stored.
+    @Test func aStubReplacedWithoutReplayingItsQueueIsReadyAndSaves() throws {
+        let run = try E2E.run([Self.tcfPage + "?drain=0", "--click", "accept-all"])
+        #expect(run.errorCodes == [])
+        #expect(run.events("uiReady").first?["dialect"] == .string("tcf"))
+        #expect(run.keys["IABTCF_TCString"] == .string(LifecycleEndToEndTests.accept))
+        #expect(run.events("uiFinished").first?["reason"] == .string("consentSaved"))
+        #expect(run.events("consentReady").count == 1)
+    }
+
+    /// TCData `gdprApplies: false` with an empty TC string: ready, stored as "GDPR does not apply", and the UI ends.
+    @Test func gdprDoesNotApplyIsStoredAsNotApplying() throws {
+        let run = try E2E.run([Self.tcfPage + "?gdpr=0", "--timeout", "10"])
+        #expect(run.errorCodes == [])
+        #expect(run.keys["IABTCF_gdprApplies"] == .number(0))
+        #expect(run.keys["IABTCF_TCString"] == nil)
+        #expect(run.keys["IABTCF_CmpSdkID"] == .number(300))
+        #expect(run.events("uiFinished").first?["reason"] == .string("consentSaved"))
+    }
+}

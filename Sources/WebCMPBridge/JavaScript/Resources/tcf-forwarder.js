@@ -53,33 +53,59 @@
       });
     } catch (e) {}
   };
-  waitFor('__tcfapi', function (tcfapi) {
-    untilLoaded(function (callback) { tcfapi('ping', 2, callback); },
-      function (ping) { return ping.cmpLoaded === true || ping.cmpStatus === 'loaded'; },
-      function () { ready('tcf'); });
+  // Many pages load the IAB stub first and the CMP replaces window.__tcfapi later, after draining the stub's queue.
+  // So the function is looked up on every call, and the event listener is registered again on each new function;
+  // only the newest registration posts (a CMP that drained the stub's queued listener would otherwise post twice).
+  var tcfGeneration = 0;
+  // The same tcloaded twice (the stub's drained listener, then the new registration) is posted once.
+  var stringify = JSON.stringify;
+  var lastLoaded = null;
+  var listenTCF = function (tcfapi) {
+    var generation = ++tcfGeneration;
     try {
       tcfapi('addEventListener', 2, function (tcData, success) {
-        if (!success || !isObject(tcData)) { return; }
+        if (generation !== tcfGeneration || !success || !isObject(tcData)) { return; }
         var status = str(tcData.eventStatus);
         if (status === 'cmpuishown') { post({ type: 'tcf', eventStatus: status }); return; }
         if (status !== 'tcloaded' && status !== 'useractioncomplete') { return; }
-        if (!str(tcData.tcString)) { return; }
-        post({
-          type: 'tcf', eventStatus: status, tcString: tcData.tcString,
-          gdprApplies: bool(tcData.gdprApplies), addtlConsent: str(tcData.addtlConsent),
+        // A CMP for which GDPR does not apply answers with an empty tcString and gdprApplies false: forwarded too.
+        var gdprApplies = bool(tcData.gdprApplies);
+        if (!str(tcData.tcString) && gdprApplies !== false) { return; }
+        var message = {
+          type: 'tcf', eventStatus: status, tcString: str(tcData.tcString) || null,
+          gdprApplies: gdprApplies, addtlConsent: str(tcData.addtlConsent),
           cmpId: num(tcData.cmpId), cmpVersion: num(tcData.cmpVersion)
-        });
+        };
+        var text = stringify(message);
+        if (status === 'tcloaded' && text === lastLoaded) { return; }
+        lastLoaded = status === 'tcloaded' ? text : null;
+        post(message);
         readUSP();
       });
     } catch (e) {}
+  };
+  var watchReplacement = function (name, current, onChange) {
+    var check = function () {
+      var now = window[name];
+      if (typeof now === 'function' && now !== current) { current = now; onChange(now); }
+      if (Date.now() < deadline) { setTimeout(check, config.pingMilliseconds); }
+    };
+    if (Date.now() < deadline) { setTimeout(check, config.pingMilliseconds); }
+  };
+  waitFor('__tcfapi', function (tcfapi) {
+    untilLoaded(function (callback) { window.__tcfapi('ping', 2, callback); },
+      function (ping) { return ping.cmpLoaded === true || ping.cmpStatus === 'loaded'; },
+      function () { ready('tcf'); });
+    listenTCF(tcfapi);
+    watchReplacement('__tcfapi', tcfapi, listenTCF);
   });
   var gppEvents = ['listenerRegistered', 'cmpStatus', 'cmpDisplayStatus', 'signalStatus', 'sectionChange'];
-  waitFor('__gpp', function (gpp) {
-    untilLoaded(function (callback) { gpp('ping', callback); },
-      function (ping) { return ping.cmpStatus === 'loaded'; },
-      function () { ready('gpp'); });
+  var gppGeneration = 0;
+  var listenGPP = function (gpp) {
+    var generation = ++gppGeneration;
     try {
       gpp('addEventListener', function (event, success) {
+        if (generation !== gppGeneration) { return; }
         if (success === false || !isObject(event) || gppEvents.indexOf(event.eventName) < 0) { return; }
         var ping = event.pingData;
         if (!isObject(ping)) { return; }
@@ -94,5 +120,12 @@
         if (event.eventName === 'signalStatus' || event.eventName === 'sectionChange') { readUSP(); }
       });
     } catch (e) {}
+  };
+  waitFor('__gpp', function (gpp) {
+    untilLoaded(function (callback) { window.__gpp('ping', callback); },
+      function (ping) { return ping.cmpStatus === 'loaded'; },
+      function () { ready('gpp'); });
+    listenGPP(gpp);
+    watchReplacement('__gpp', gpp, listenGPP);
   });
 })

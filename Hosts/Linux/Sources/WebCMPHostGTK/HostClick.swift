@@ -1,0 +1,84 @@
+import Foundation
+import WebCMPBridge
+
+/// The host's one click routine (`run`, `check`, `prewarm`): it clicks only what a person could click.
+///
+/// An element is clicked when the document is complete and the element, scrolled into view, has a size, is not
+/// `visibility: hidden`, has no ancestor (itself included) with `opacity: 0`, has its centre point inside the viewport,
+/// and is the element on top at that point (`document.elementFromPoint`, so an element covered by another one, moved
+/// off-screen by a transform, or with `pointer-events: none` is not clicked). CMPs that hide an inactive layer that way
+/// must not be "clicked" where a person could not.
+public enum HostClick {
+    /// What one attempt found.
+    public enum Attempt: Equatable, Sendable {
+        /// The element was clicked.
+        case clicked
+        /// The document or the element is not there yet, or the element has no size (not rendered).
+        case waiting
+        /// The element is there but a person could not click it; the reason says why.
+        case notClickable(String)
+    }
+
+    /// How long an element that is there but not clickable is retried before the click fails (CMPs animate layers in).
+    public static let notClickableGrace: TimeInterval = 3
+
+    /// The expression that tries one click on the element with `id` (the id goes through the JSON literal builder).
+    public static func script(id: String) -> String {
+        """
+        (function (id) {
+          if (document.readyState !== 'complete') { return 'wait'; }
+          var element = document.getElementById(id);
+          if (!element) { return 'wait'; }
+          if (element.scrollIntoView) { element.scrollIntoView({ block: 'center', inline: 'center' }); }
+          var box = element.getBoundingClientRect();
+          if (box.width === 0 || box.height === 0) { return 'wait'; }
+          var style = getComputedStyle(element);
+          if (style.visibility === 'hidden' || style.visibility === 'collapse') { return 'visibility: hidden'; }
+          for (var node = element; node && node.nodeType === 1; node = node.parentElement) {
+            if (Number(getComputedStyle(node).opacity) === 0) { return 'opacity 0' + (node === element ? '' : ' (an ancestor)'); }
+          }
+          var x = box.left + box.width / 2, y = box.top + box.height / 2;
+          if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) { return 'its centre is outside the viewport'; }
+          var top = document.elementFromPoint(x, y);
+          if (!top || (top !== element && !element.contains(top))) { return 'another element covers its centre'; }
+          element.click();
+          return 'clicked';
+        })(\(JavaScriptLiteral.string(id)))
+        """
+    }
+
+    /// The attempt an evaluation result (JSON text) stands for.
+    public static func attempt(fromJSON text: String?) -> Attempt {
+        guard let text, let value = try? JSONValue(parsing: text), let state = value.stringValue else { return .waiting }
+        switch state {
+        case "clicked": return .clicked
+        case "wait": return .waiting
+        default: return .notClickable(state)
+        }
+    }
+
+    /// Clicks `id` in `view`, retrying until `deadline` (an element that stays not clickable fails after
+    /// ``notClickableGrace``); returns `nil` when clicked, otherwise why not.
+    @MainActor
+    public static func click(_ id: String, in view: GTKWebView, until deadline: Date, stop: () -> Bool = { false })
+        async -> String?
+    {
+        var notClickableSince: Date?
+        var reason = "no visible element with id '\(id)'"
+        while Date() < deadline, !stop() {
+            switch attempt(fromJSON: await view.evaluate(script(id: id))) {
+            case .clicked:
+                return nil
+            case .waiting:
+                notClickableSince = nil
+            case .notClickable(let why):
+                reason = "the element with id '\(id)' is there but not clickable: \(why)"
+                let since = notClickableSince ?? Date()
+                notClickableSince = since
+                if Date().timeIntervalSince(since) >= notClickableGrace { return reason }
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return reason
+    }
+}
