@@ -52,7 +52,12 @@ import Testing
         let harness = BridgeHarness(dialect: .tcf) { $0.mode = .settings }
         #expect(harness.webView.evaluated.isEmpty)
         harness.webView.post("webcmpTCF", .object(["type": .string("ready")]))
-        #expect(harness.webView.evaluated == [PrivacySettingsCall.tcfDisplayConsentUI.script])
+        #expect(harness.webView.evaluated == [
+            PrivacySettingsCall.tcfDisplayConsentUI.script(reportingTo: "webcmpTCF", attempt: 0),
+        ])
+        // The CMP shows its UI: the settings are open (evidence), by the standard call.
+        harness.webView.post("webcmpTCF", .object(["type": .string("tcf"), "eventStatus": .string("cmpuishown")]))
+        #expect(harness.bridge.privacySettingsOpenedBy == "__tcfapi('displayConsentUi')")
         harness.webView.post("webcmpTCF", .object([
             "type": .string("tcf"), "eventStatus": .string("tcloaded"), "tcString": .string(TestStrings.acceptAll),
         ]))
@@ -82,6 +87,7 @@ import Testing
         #expect(script.hasSuffix("(" + JavaScriptLiteral.expression(.object([
             "path": .array([.string("Didomi"), .string("preferences"), .string("show")]),
             "arguments": .array([.string("purposes\"); alert(1); //")]), "callback": .bool(false),
+            "handler": .null, "attempt": .number(0),
         ])) + ");"))
     }
 

@@ -47,7 +47,7 @@ import Testing
             .invalidConsent(.noConsent), .storageFailed(.recordNotEncodable(reason: hostile)),
             .loadFailed(WebViewLoadError(url: nil, reason: hostile)), .webContentTerminated,
             .trackingAuthorizationFailed(.missingUsageDescription),
-            .webViewSetupFailed(.messageHandlerNameInUse(hostile)),
+            .webViewSetupFailed(.messageHandlerNameInUse(hostile)), .privacySettingsNotOpened(hostile),
         ]
         #expect(Set(errors.map(\.code)) == Set(ConsentBridgeError.Code.allCases))
         for error in errors {

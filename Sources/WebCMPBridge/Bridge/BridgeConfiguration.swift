@@ -53,6 +53,9 @@ public struct BridgeConfiguration: Sendable {
     /// How ``ConsentUIMode/settings`` opens the CMP's preferences; `nil` uses
     /// ``PrivacySettingsOpener/default(for:)`` for ``dialect``.
     public var privacySettings: PrivacySettingsOpener?
+    /// Seconds each privacy-settings call has to make the CMP show its UI before the next one is tried
+    /// (``SettingsOpening``). Default 3.
+    public var settingsAttemptTimeout: TimeInterval = 3
     /// Adopting consent a previous CMP SDK left in `UserDefaults` when nothing is stored yet. On by default.
     public var migration: ConsentMigration = .default
     /// The app's bundled CMP page, loaded when the hosted page fails (see ``FallbackPage`` and ``FallbackDecision``).

@@ -8,7 +8,10 @@ extension ConsentBridge {
     /// UI again (``GPPUIProgress``).
     func handleGPP(_ signal: GPPSignal, dialect messageDialect: CMPDialect) {
         let step = gppProgress.observe(signal)
-        if step == .shown { becomeReady() }
+        if step == .shown {
+            settingsUIShown()
+            becomeReady()
+        }
         if signal.mayCarryConsent, let gppString = signal.gppString {
             storeGPP(gppString, sections: signal.applicableSections, reportsStatus: signal.signalStatus != nil,
                      dialect: messageDialect)

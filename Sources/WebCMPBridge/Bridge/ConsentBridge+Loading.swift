@@ -35,7 +35,7 @@ extension ConsentBridge {
         loads.reloadedAfterTermination = true
         report(.diagnostic("the web content process terminated; reloading the CMP page once"))
         state = .loading
-        openedSettings = false
+        resetSettingsOpening()
         load(url)
     }
 

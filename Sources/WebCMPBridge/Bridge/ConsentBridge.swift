@@ -38,8 +38,8 @@ public final class ConsentBridge {
     let scheduler: BridgeScheduler
     package let trackingAuthorizer: TrackingAuthorizer
     private let decoder: CMPMessageDecoder
-    private var detection: DialectDetection
-    private weak var webView: (any CMPWebView)?
+    var detection: DialectDetection
+    weak var webView: (any CMPWebView)?
     var timeout: ScheduledWork?
     private var pendingFinish: ScheduledWork?
     /// The loads this bridge started; events of replaced ones are ignored (``ConsentBridge/handleLoadEvent(_:)``).
@@ -57,6 +57,11 @@ public final class ConsentBridge {
     var lastPayload: ConsentPayload?
     private var announcedReady = false
     var openedSettings = false
+    var settingsOpening: SettingsOpening?
+    var settingsTimer: ScheduledWork?
+    /// In ``ConsentUIMode/settings`` mode on a generic TCF/GPP page: what made the CMP show its UI (a
+    /// ``PrivacySettingsCall/name``, or "the page itself"); `nil` until then (see ``SettingsOpening``).
+    public internal(set) var privacySettingsOpenedBy: String?
     var userChose = false
     /// Why consent was needed when the bridge was created (`nil`: the stored consent was good).
     let renewalReason: ConsentRenewalReason?
@@ -166,6 +171,8 @@ public final class ConsentBridge {
         timeout = nil
         pendingFinish?.cancel()
         pendingFinish = nil
+        settingsTimer?.cancel()
+        settingsTimer = nil
         if let webView {
             webView.eventHandler = nil
             webView.navigationPolicy = nil
@@ -213,6 +220,8 @@ public final class ConsentBridge {
         timeout = nil
         pendingFinish?.cancel()
         pendingFinish = nil
+        settingsTimer?.cancel()
+        settingsTimer = nil
         report(.uiFinished(reason))
         guard trackingPending else { return invalidate() }
         tasks.start { @MainActor [weak self] in
@@ -252,13 +261,6 @@ public final class ConsentBridge {
         }
     }
 
-    /// In settings mode, makes the configured call that opens the CMP's preferences, once per run.
-    private func openSettingsIfNeeded() {
-        guard !openedSettings, let script = settingsScript else { return }
-        openedSettings = true
-        webView?.evaluateJavaScript(script)
-    }
-
     // MARK: Events from the web view
 
     private func handle(_ event: WebViewEvent) {
@@ -296,6 +298,7 @@ public final class ConsentBridge {
         case .ready:
             becomeReady(injectRecordTo: messageDialect == .gravito ? replyOrigin(for: message) : nil)
         case .uiShown:
+            settingsUIShown()
             becomeReady()
         case .configurationLoaded(let version):
             configVersion = version
@@ -316,6 +319,8 @@ public final class ConsentBridge {
             }
         case .close:
             finish(.closed)
+        case .settingsCall(let attempt, let result):
+            settingsCallReported(result, attempt: attempt)
         }
     }
 

@@ -8,7 +8,7 @@ extension ConsentBridgeError {
             return "The privacy settings could not be loaded. Check your connection and try again."
         case .webContentTerminated:
             return "The privacy settings stopped unexpectedly. Please try again."
-        case .webViewSetupFailed:
+        case .webViewSetupFailed, .privacySettingsNotOpened:
             return "The privacy settings cannot be shown in this app right now."
         case .invalidMessage, .forbiddenOrigin, .notMainFrame, .unexpectedDialect, .invalidTCString, .invalidConsent:
             return "Your choice could not be saved. Please try again."

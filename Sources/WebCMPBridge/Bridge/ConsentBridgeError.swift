@@ -26,6 +26,9 @@ public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertib
     case webContentTerminated
     /// The web view could not be set up for the consent UI (a handler name or URL scheme taken); nothing was loaded.
     case webViewSetupFailed(WebViewSetupError)
+    /// In ``ConsentUIMode/settings`` mode the CMP did not show its UI: every opener call was refused, threw, was
+    /// missing or showed nothing in time (the reason lists them; ``SettingsOpening``). Consent is unchanged.
+    case privacySettingsNotOpened(String)
     /// The tracking authorization request failed.
     case trackingAuthorizationFailed(TrackingAuthorizationError)
 
@@ -33,7 +36,7 @@ public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertib
     public enum Code: String, Sendable, Hashable, CaseIterable {
         case timeout, invalidMessage, forbiddenOrigin, notMainFrame, unexpectedDialect, invalidTCString
         case invalidConsent, storageFailed, loadFailed, webContentTerminated, trackingAuthorizationFailed
-        case webViewSetupFailed
+        case webViewSetupFailed, privacySettingsNotOpened
     }
 
     /// The stable code of this error.
@@ -51,6 +54,7 @@ public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertib
         case .webContentTerminated: return .webContentTerminated
         case .trackingAuthorizationFailed: return .trackingAuthorizationFailed
         case .webViewSetupFailed: return .webViewSetupFailed
+        case .privacySettingsNotOpened: return .privacySettingsNotOpened
         }
     }
 
@@ -62,6 +66,7 @@ public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertib
     /// Whether the CMP UI cannot continue after this error (the UI shows it and offers to close).
     public var endsUI: Bool {
         code == .timeout || code == .loadFailed || code == .webContentTerminated || code == .webViewSetupFailed
+            || code == .privacySettingsNotOpened
     }
 
     /// The bridge error for a refused commit (an undecodable TC string keeps its own code).
@@ -95,6 +100,7 @@ public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertib
         case .webContentTerminated: return "the web content process terminated"
         case .trackingAuthorizationFailed(let error): return "tracking authorization failed: \(error)"
         case .webViewSetupFailed(let error): return "the web view could not be set up: \(error)"
+        case .privacySettingsNotOpened(let reason): return "the CMP did not open its privacy settings: \(reason)"
         }
     }
 }

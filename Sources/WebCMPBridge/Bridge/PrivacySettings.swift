@@ -23,13 +23,27 @@ public struct PrivacySettingsOpener: Sendable, Hashable {
     public var queryItems: [URLQueryItem]
     /// A JavaScript function the bridge calls in the page once it is ready; `nil`: none.
     public var call: PrivacySettingsCall?
+    /// Whether, after ``call`` (or without one), the bridge tries the ``PrivacySettingsCall/presets`` whose function
+    /// the page has, in order, until the CMP shows its UI. The default for the generic TCF dialect.
+    public var triesPresets: Bool
 
     /// Creates an opener.
-    public init(url: URL? = nil, queryItems: [URLQueryItem] = [], call: PrivacySettingsCall? = nil) {
+    public init(
+        url: URL? = nil, queryItems: [URLQueryItem] = [], call: PrivacySettingsCall? = nil, triesPresets: Bool = false
+    ) {
         self.url = url
         self.queryItems = queryItems
         self.call = call
+        self.triesPresets = triesPresets
     }
+
+    /// The calls tried in order: ``call``, then (``triesPresets``) the presets.
+    public var candidates: [PrivacySettingsCall] {
+        (call.map { [$0] } ?? []) + (triesPresets ? PrivacySettingsCall.presets.filter { $0 != call } : [])
+    }
+
+    /// Automatic: the standard `__tcfapi('displayConsentUi')` first, then every preset whose function the page has.
+    public static let automatic = PrivacySettingsOpener(call: .tcfDisplayConsentUI, triesPresets: true)
 
     /// The query item `layer=settings`, which the SampleHost page (and pages written after it) reads as "open the
     /// preferences layer". Neither Gravito's nor Onesecondbefore's in-app documentation that we could find names a
@@ -38,10 +52,10 @@ public struct PrivacySettingsOpener: Sendable, Hashable {
     public static let layerQueryItem = URLQueryItem(name: "layer", value: "settings")
 
     /// The default for `dialect`: Gravito, Onesecondbefore and an unknown dialect add ``layerQueryItem``; the generic
-    /// TCF dialect calls ``PrivacySettingsCall/tcfDisplayConsentUI``.
+    /// TCF dialect is ``automatic``.
     public static func `default`(for dialect: CMPDialect?) -> PrivacySettingsOpener {
         switch dialect {
-        case .tcf?: return PrivacySettingsOpener(call: .tcfDisplayConsentUI)
+        case .tcf?: return .automatic
         case .gravito?, .onesecondbefore?, nil: return PrivacySettingsOpener(queryItems: [layerQueryItem])
         }
     }
@@ -58,29 +72,42 @@ public struct PrivacySettingsCall: Sendable, Hashable {
     public var path: [String]
     /// The arguments.
     public var arguments: [JSONValue]
-    /// Whether a no-op callback is passed after ``arguments`` (the `__tcfapi` calling convention).
+    /// Whether a callback is passed after ``arguments`` (the `__tcfapi` calling convention); its `success: false`
+    /// answer is a refusal.
     public var appendsCallback: Bool
+    /// A name for reports (``ConsentBridge/privacySettingsOpenedBy``, errors); default: the path.
+    public var name: String
 
     /// Creates a call of the function at `path`, a dot-separated path from `window` such as
     /// `"Didomi.preferences.show"`.
-    public init(_ path: String, arguments: [JSONValue] = [], appendsCallback: Bool = false) {
+    public init(_ path: String, arguments: [JSONValue] = [], appendsCallback: Bool = false, name: String? = nil) {
         self.path = path.split(separator: ".", omittingEmptySubsequences: true).map(String.init)
         self.arguments = arguments
         self.appendsCallback = appendsCallback
+        self.name = name ?? self.path.joined(separator: ".")
     }
 
     /// `__tcfapi('displayConsentUi', 2, callback)`: the command TCF v1 defined for showing the CMP UI, which many v2
     /// CMPs still honour. TCF v2.2's CMP API has no standard command for it; use your CMP's own function (for
     /// example `PrivacySettingsCall("Didomi.preferences.show")`) when it does not.
     public static let tcfDisplayConsentUI = PrivacySettingsCall(
-        "__tcfapi", arguments: [.string("displayConsentUi"), .number(2)], appendsCallback: true)
+        "__tcfapi", arguments: [.string("displayConsentUi"), .number(2)], appendsCallback: true,
+        name: "__tcfapi('displayConsentUi')")
 
     /// The script that makes the call (`open-settings.js` with this call as its JSON argument).
     public var script: String {
+        script(reportingTo: nil, attempt: 0)
+    }
+
+    /// The script that makes the call and reports its result as `{type: "settings", attempt, result}` to the
+    /// message handler `handler` (``SettingsOpening/CallResult``).
+    func script(reportingTo handler: String?, attempt: Int) -> String {
         ScriptResource.openSettings.source(config: .object([
             "path": .array(path.map(JSONValue.string)),
             "arguments": .array(arguments),
             "callback": .bool(appendsCallback),
+            "handler": handler.map(JSONValue.string) ?? .null,
+            "attempt": .number(Double(attempt)),
         ]))
     }
 }

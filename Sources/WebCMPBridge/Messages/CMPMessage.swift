@@ -17,6 +17,8 @@ enum CMPMessage: Sendable, Hashable {
     case usPrivacy(String)
     /// The page asks to be dismissed.
     case close
+    /// What a privacy-settings call reported (generic dialect, `open-settings.js`; ``SettingsOpening``).
+    case settingsCall(attempt: Int, result: SettingsOpening.CallResult)
 }
 
 extension CMPMessage {
@@ -29,7 +31,7 @@ extension CMPMessage {
         switch self {
         case .save, .uiShown: return true
         case .gpp(let signal): return signal.mayCarryConsent || signal.displayStatus == .visible
-        case .ready, .configurationLoaded, .close, .usPrivacy: return false
+        case .ready, .configurationLoaded, .close, .usPrivacy, .settingsCall: return false
         }
     }
 }

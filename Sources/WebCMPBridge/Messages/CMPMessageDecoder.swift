@@ -127,6 +127,13 @@ struct CMPMessageDecoder: Sendable {
         switch type {
         case "ready": return .ready
         case "gpp": return .gpp(try gppSignal(fields))
+        case "settings":
+            guard let attempt = try fields.integer("attempt", in: 0...1_000) else { throw .missingField("attempt") }
+            guard let text = try fields.string("result") else { throw .missingField("result") }
+            guard let result = SettingsOpening.CallResult(rawValue: text) else {
+                throw .invalidField("result", expected: "called, missing, threw or refused")
+            }
+            return .settingsCall(attempt: attempt, result: result)
         case "usp":
             guard let usp = try fields.nonEmptyString("uspString") else { throw .missingField("uspString") }
             guard IABKeySet.isValidUSPrivacy(usp) else {

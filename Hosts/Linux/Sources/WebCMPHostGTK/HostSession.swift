@@ -18,6 +18,9 @@ public final class HostSession: ConsentBridgeDelegate {
         public var mode: ConsentUIMode = .consent
         /// The "Privacy settings" page, when it is not the CMP page (``PrivacySettingsOpener/url``).
         public var settingsURL: URL?
+        /// The call that opens the CMP's preferences, like the app's ``PrivacySettingsOpener/call``; `nil`: the
+        /// dialect's default (automatic for the generic dialect).
+        public var settingsCall: PrivacySettingsCall?
         /// The app's bundled page, served by ``GTKFallbackScheme`` when `url` fails.
         public var fallback: FallbackPage?
         /// Ends the web content process once, when the page is first ready (before any click), as iOS does to apps in
@@ -50,7 +53,9 @@ public final class HostSession: ConsentBridgeDelegate {
         var configuration = BridgeConfiguration(cmpURL: options.url, dialect: options.dialect)
         configuration.readyTimeout = options.timeout
         configuration.mode = options.mode
-        if let settingsURL = options.settingsURL { configuration.privacySettings = PrivacySettingsOpener(url: settingsURL) }
+        if options.settingsURL != nil || options.settingsCall != nil {
+            configuration.privacySettings = PrivacySettingsOpener(url: options.settingsURL, call: options.settingsCall)
+        }
         // Only extra origins make the list explicit: otherwise it follows the configured pages.
         if !options.extraOrigins.isEmpty { configuration.allowedOrigins.formUnion(options.extraOrigins) }
         configuration.fallback = options.fallback

@@ -36,10 +36,25 @@ func settingsRow(_ arguments: Arguments, url: URL, store: ConsentStore) -> (Stri
         session.view.close()
     }
     let ready = session.log.contains { $0["type"] == .string("uiReady") }
-    let errors = session.log.filter { $0["type"] == .string("error") }.compactMap { $0["code"]?.stringValue }
+    let errors = session.log.filter { $0["type"] == .string("error") }
     let finished = session.log.first { $0["type"] == .string("uiFinished") }?["reason"]?.stringValue
-    let ok = ready && errors.isEmpty && finished == nil
-    let detail = !ready ? "not ready in settings mode" : !errors.isEmpty ? errors.joined(separator: ", ")
-        : finished.map { "finished by itself (\($0))" } ?? "opened with the stored consent, stays open"
+    // Evidence, not hope: on a generic TCF/GPP page the CMP must have shown its UI (SettingsOpening); Gravito and
+    // Onesecondbefore pages give no UI signal, so their ready message counts.
+    let dialect = session.bridge.dialect
+    let openedBy = session.bridge.privacySettingsOpenedBy
+        ?? (ready && (dialect == .gravito || dialect == .onesecondbefore) ? "the page (its ready message)" : nil)
+    let ok = ready && errors.isEmpty && finished == nil && openedBy != nil
+    let detail: String
+    if let error = errors.first {
+        detail = error["message"]?.stringValue ?? error["code"]?.stringValue ?? "error"
+    } else if !ready {
+        detail = "not ready in settings mode"
+    } else if let finished {
+        detail = "finished by itself (\(finished))"
+    } else if let openedBy {
+        detail = "opened by \(openedBy) with the stored consent, stays open"
+    } else {
+        detail = "the CMP never showed its UI"
+    }
     return ("privacy settings on demand", ok, detail)
 }

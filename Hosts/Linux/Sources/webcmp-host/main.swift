@@ -5,9 +5,10 @@ import WebCMPHostGTK
 let usage = """
     usage: webcmp-host run URL [--dialect gravito|onesecondbefore|tcf|auto] [--click ID ...] [--state DIR]
                                [--timeout S] [--settle S] [--allow-origin ORIGIN ...] [--eval EXPRESSION ...] [--json]
-                               [--settings [--settings-url URL]] [--fallback FILE] [--terminate-web-process]
+                               [--settings [--settings-url URL] [--settings-call CALL | --settings-preset NAME]]
+                               [--fallback FILE] [--terminate-web-process]
            webcmp-host check URL [--dialect …] [--click ID ...] [--timeout S] [--settle S] [--settings]
-                                 [--settings-url URL] [--fallback FILE]
+                                 [--settings-url URL] [--settings-call CALL | --settings-preset NAME] [--fallback FILE]
            webcmp-host share URL --state DIR [--content-origin ORIGIN ...] [--preset NAME ...]
                                  [--seed cookie|localStorage:NAME:VALUE ...] [--update-from DIR] [--eval EXPRESSION ...]
                                  [--settle S] [--json]
@@ -35,6 +36,15 @@ let usage = """
     --settings  opens the page in settings mode (ConsentUIMode.settings: the stored record is injected and the
            dialect's PrivacySettingsOpener applies, e.g. layer=settings or __tcfapi('displayConsentUi')).
            --settings-url URL opens that page instead (PrivacySettingsOpener(url:); its origin is allowed).
+           --settings-call CALL makes that call in the page once it is ready, like the app's PrivacySettingsCall:
+           a function path from window and JSON arguments, e.g. 'Didomi.preferences.show()',
+           '_sp_.gdpr.loadPrivacyManagerModal(123456)' or '__tcfapi("displayConsentUi", 2, callback)' (a last
+           argument `callback` passes a callback whose success: false is a refusal). --settings-preset NAME uses a
+           preset: onetrust, didomi, usercentrics, cookiebot, quantcast, tcf. Without either, a generic TCF page is
+           opened automatically: __tcfapi('displayConsentUi'), then each preset whose function the page has. The
+           settings count as open only when the CMP shows its UI (cmpuishown, GPP cmpDisplayStatus visible); a
+           refusal, an exception or no UI within 3 s tries the next call, and none left is the error
+           privacySettingsNotOpened (consent unchanged).
     share  loads a content page as an app's content web view would, with the stored consent shared into it: the
            configured first-party entries seeded (cookie manager before loading, and a main-frame document-start
            script for the content origins; default origin: the URL's; default preset: euconsent-v2; presets:
@@ -88,6 +98,7 @@ struct Arguments {
     var retainBridges = false
     var settings = false
     var settingsURL: URL?
+    var settingsCall: PrivacySettingsCall?
     var fallback: URL?
 
     init(_ arguments: [String]) throws {
@@ -102,6 +113,14 @@ struct Arguments {
             switch argument {
             case "--json": json = true
             case "--settings": settings = true
+            case "--settings-call": settingsCall = try parseSettingsCall(try value(argument))
+            case "--settings-preset":
+                let name = try value(argument)
+                guard let preset = PrivacySettingsCall.preset(named: name) else {
+                    throw UsageError(description: "--settings-preset: unknown preset '\(name)' (onetrust, didomi, "
+                        + "usercentrics, cookiebot, quantcast, tcf)")
+                }
+                settingsCall = preset
             case "--settings-url":
                 let text = try value(argument)
                 guard let url = URL(string: text), url.scheme != nil else {
@@ -199,6 +218,7 @@ func runSession(_ arguments: Arguments, url: URL, store: ConsentStore) -> HostSe
     options.extraOrigins = arguments.origins
     options.mode = arguments.settings ? .settings : .consent
     options.settingsURL = arguments.settingsURL
+    options.settingsCall = arguments.settingsCall
     options.fallback = fallbackPage(arguments)
     options.terminateWebProcessWhenReady = arguments.terminateWebProcess
     let view = GTKWebView()
@@ -399,3 +419,34 @@ let exitCode: Int32 = MainActor.assumeIsolated {
 }
 fflush(nil)
 exit(exitCode)
+
+/// Parses `--settings-call`: `PATH(ARGUMENTS)` where PATH is a dot-separated function path from `window` and
+/// ARGUMENTS are JSON values separated by commas; a last argument `callback` passes a callback (the `__tcfapi`
+/// convention). `PATH` alone calls it without arguments.
+func parseSettingsCall(_ text: String) throws -> PrivacySettingsCall {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    guard let open = trimmed.firstIndex(of: "(") else { return try checkedCall(trimmed, [], false, text) }
+    guard trimmed.hasSuffix(")") else { throw UsageError(description: "--settings-call: missing ')' in '\(text)'") }
+    let path = String(trimmed[..<open])
+    var inner = String(trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)])
+        .trimmingCharacters(in: .whitespaces)
+    var callback = false
+    if inner == "callback" || inner.hasSuffix(", callback") || inner.hasSuffix(",callback") {
+        callback = true
+        inner = String(inner.dropLast("callback".count)).trimmingCharacters(in: .whitespaces)
+        if inner.hasSuffix(",") { inner.removeLast() }
+    }
+    guard let arguments = (try? JSONValue(parsing: "[" + inner + "]"))?.arrayValue else {
+        throw UsageError(description: "--settings-call: the arguments of '\(text)' are not JSON values")
+    }
+    return try checkedCall(path, arguments, callback, text)
+}
+
+private func checkedCall(_ path: String, _ arguments: [JSONValue], _ callback: Bool, _ text: String) throws
+    -> PrivacySettingsCall
+{
+    let names = path.split(separator: ".", omittingEmptySubsequences: false)
+    guard !names.isEmpty, names.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "$" } })
+    else { throw UsageError(description: "--settings-call: '\(text)' does not start with a function path like Didomi.preferences.show") }
+    return PrivacySettingsCall(path, arguments: arguments, appendsCallback: callback)
+}

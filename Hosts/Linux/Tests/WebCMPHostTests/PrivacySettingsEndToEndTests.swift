@@ -144,3 +144,58 @@ import WebCMPBridge
         #expect(evaluated.last == .array([]))
     }
 }
+
+/// Issue 22, items 1 and 2: privacy settings on CMPs that open them with their own functions, judged by evidence.
+@Suite struct SettingsOpenersEndToEndTests {
+    typealias E2E = EndToEndTests
+    static func page(_ cmp: String) -> String { E2E.servers.0 + "/\(E2E.pages)/settings-cmps.html?cmp=" + cmp }
+
+    static func opened(_ run: E2E.Run) -> String? {
+        run.events("diagnostic").compactMap { $0["message"]?.stringValue }
+            .first { $0.hasPrefix("privacy settings opened by ") }.map { String($0.dropFirst("privacy settings opened by ".count)) }
+    }
+
+    @Test(arguments: [("didomi", "Didomi"), ("onetrust", "OneTrust")])
+    func automaticFindsThePresetOfTheCMPOnThePage(cmp: String, name: String) throws {
+        let run = try E2E.run([Self.page(cmp), "--dialect", "tcf", "--settings", "--timeout", "8",
+                               "--eval", "window.__shownBy"])
+        #expect(run.errorCodes == [])
+        #expect(Self.opened(run) == name)
+        #expect(run.output["eval"]?.arrayValue?.first == .string(name))
+        #expect(run.events("uiFinished").isEmpty)
+    }
+
+    @Test func aCustomCallAndAPresetFromTheCommandLine() throws {
+        let custom = try E2E.run([Self.page("custom"), "--dialect", "tcf", "--settings", "--timeout", "6",
+                                  "--settings-call", #"myCMP.openSettings("purposes")"#])
+        #expect(custom.errorCodes == [])
+        #expect(Self.opened(custom) == "myCMP.openSettings")
+        let preset = try E2E.run([Self.page("onetrust"), "--dialect", "tcf", "--settings", "--timeout", "6",
+                                  "--settings-preset", "onetrust"])
+        #expect(Self.opened(preset) == "OneTrust")
+        let (status, _) = try E2E.host(["run", Self.page("none"), "--settings-preset", "nope"])
+        #expect(status == 2)
+    }
+
+    /// A CMP that refuses displayConsentUi and has no preset (or whose opener throws) never shows its UI: a typed
+    /// error, consent unchanged, and `check` fails with the reasons.
+    @Test(arguments: ["none", "throws"])
+    func aCMPThatCannotBeReopenedIsATypedErrorAndCheckFails(cmp: String) throws {
+        let state = E2E.newState()
+        let before = try E2E.run([Self.page(cmp), "--dialect", "tcf", "--state", state, "--timeout", "3"])
+        #expect(before.keys["IABTCF_TCString"] != nil)   // tcloaded stored the CMP's consent
+        let run = try E2E.run([Self.page(cmp), "--dialect", "tcf", "--state", state, "--settings", "--timeout", "15"])
+        #expect(run.errorCodes == ["privacySettingsNotOpened"])
+        let message = run.events("error").first?["message"]?.stringValue ?? ""
+        #expect(message.contains("__tcfapi('displayConsentUi') refused"), "\(message)")
+        #expect(message.contains(cmp == "throws" ? "Didomi threw" : "not on the page: OneTrust, Didomi"), "\(message)")
+        #expect(run.events("uiFinished").first?["reason"] == .string("failed"))
+        #expect(run.keys == before.keys)
+
+        let (status, stdout) = try E2E.host(["check", Self.page(cmp), "--dialect", "tcf", "--timeout", "10"])
+        #expect(status == 1)
+        let row = stdout.split(separator: "\n").first { $0.contains("privacy settings on demand") } ?? ""
+        #expect(row.contains("FAIL"), "\(row)")
+        #expect(row.contains("refused"), "\(row)")
+    }
+}
