@@ -3,6 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "WebCMPBridge",
+    defaultLocalization: "en",
     platforms: [
         .iOS(.v15),
         .macOS(.v12),
@@ -34,10 +35,12 @@ let package = Package(
             name: "WebCMPBridgeWebKit",
             dependencies: ["WebCMPBridge"]
         ),
-        // UIKit and SwiftUI presentation; re-exports the two targets below it.
+        // UIKit and SwiftUI presentation; re-exports the two targets below it. Its chrome texts are a String Catalog
+        // (13 languages; Xcode compiles it, SwiftPM on Linux copies it and the core's tests check it).
         .target(
             name: "WebCMPBridgeUI",
-            dependencies: ["WebCMPBridge", "WebCMPBridgeWebKit"]
+            dependencies: ["WebCMPBridge", "WebCMPBridgeWebKit"],
+            resources: [.process("Resources")]
         ),
         // Test doubles for integrators: a web view that reports events in WKWebView's order, a manual clock, an App
         // Tracking Transparency client. Foundation only; link it from test targets.

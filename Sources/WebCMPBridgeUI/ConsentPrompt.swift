@@ -91,10 +91,12 @@ struct ConsentPromptModifier: ViewModifier {
                     let handle: (ConsentBridgeEvent) -> Void = { event in
                         model.allowsDismissal = bridge.allowsInteractiveDismissal
                         onEvent(event)
-                        if event.endsPresentation { isPresented = false }
+                        // An error stays on screen with its Close button; every other end closes the sheet.
+                        if case .uiFinished(let reason) = event, !reason.keepsErrorOnScreen { isPresented = false }
                     }
                     (model.prewarmed.map { ConsentWebView(prewarmed: $0, onEvent: handle, onFinish: onFinish) }
                         ?? ConsentWebView(bridge: bridge, onEvent: handle, onFinish: onFinish))
+                    .closing { isPresented = false }
                     .interactiveDismissDisabled(!model.allowsDismissal)
                     .ignoresSafeArea(edges: .bottom)
                     .onAppear { model.confirm() }

@@ -16,8 +16,13 @@ import WebCMPBridgeWebKit
 /// - ``onFinish`` is called once the run is over **and** the controller is gone from the screen; a page that finishes
 ///   while the presentation animation is still running is dismissed when the animation ends (UIKit ignores a
 ///   dismissal during a transition).
-/// - Errors are shown with a short user-facing text (``ConsentBridgeError/userFacingMessage``, localizable through
-///   the app's `Localizable.strings` under ``ConsentBridgeError/userFacingMessageKey``), never the diagnostic text.
+/// - Its own texts (loading, errors, the close button, accessibility labels) come from the target's String Catalog in
+///   13 languages, in the CMP page's language when ``BridgeConfiguration/language`` is set, otherwise in the app's
+///   preferred localization (``ConsentChromeText``). Errors show ``ConsentBridgeError/userFacingText``, never the
+///   diagnostic text, and stay on screen with a Close button until the person closes them.
+/// - Accessibility: the view is the modal accessibility container; VoiceOver moves to the web content when the page
+///   is ready; the spinner and the button have labels and hints; its text follows Dynamic Type; presentation does not
+///   animate with Reduce Motion on.
 @MainActor
 public final class ConsentViewController: UIViewController, ConsentBridgeDelegate,
     UIAdaptivePresentationControllerDelegate
@@ -35,6 +40,11 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
     private let adapter: WKCMPWebView
     private let spinner = UIActivityIndicatorView(style: .large)
     private let messageLabel = UILabel()
+    private let closeButton = UIButton(type: .system)
+    private let chrome: ConsentChrome
+    /// Closes the UI when the person taps Close after an error: dismisses this controller, or (in SwiftUI) sets the
+    /// sheet's binding.
+    var onCloseRequest: (() -> Void)?
     private var gateToken: PresentationGate.Token?
     private var presentationEnded = false
     private var eventsBeforePresentation: [ConsentBridgeEvent] = []
@@ -63,6 +73,7 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
         self.bridge = bridge
         self.presentation = presentation
         self.adapter = adapter
+        chrome = ConsentChrome(configuration: bridge.configuration)
         super.init(nibName: nil, bundle: nil)
         // From now on: an event between taking a pre-warmed bridge and viewDidLoad is kept, not lost.
         bridge.delegate = self
@@ -108,6 +119,17 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
         messageLabel.textAlignment = .center
         messageLabel.isHidden = true
         view.addSubview(messageLabel)
+        closeButton.translatesAutoresizingMaskIntoConstraints = false
+        closeButton.setTitle(chrome.text(.close), for: .normal)
+        closeButton.titleLabel?.font = UIFont.preferredFont(forTextStyle: .headline)
+        closeButton.titleLabel?.adjustsFontForContentSizeCategory = true
+        closeButton.accessibilityHint = chrome.text(.closeHint)
+        closeButton.isHidden = true
+        closeButton.addAction(UIAction { [weak self] _ in self?.closeAfterError() }, for: .primaryActionTriggered)
+        view.addSubview(closeButton)
+        spinner.accessibilityLabel = chrome.text(.loading)
+        view.accessibilityViewIsModal = true
+        view.accessibilityLabel = chrome.text(.sheet)
         NSLayoutConstraint.activate([
             webView.topAnchor.constraint(equalTo: view.safeAreaLayoutGuide.topAnchor),
             webView.bottomAnchor.constraint(equalTo: view.bottomAnchor),
@@ -118,13 +140,15 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
             messageLabel.centerYAnchor.constraint(equalTo: view.centerYAnchor),
             messageLabel.leadingAnchor.constraint(equalTo: view.readableContentGuide.leadingAnchor),
             messageLabel.trailingAnchor.constraint(equalTo: view.readableContentGuide.trailingAnchor),
+            closeButton.topAnchor.constraint(equalTo: messageLabel.bottomAnchor, constant: 16),
+            closeButton.centerXAnchor.constraint(equalTo: view.centerXAnchor),
         ])
         spinner.startAnimating()
         let early = eventsBeforePresentation
         eventsBeforePresentation = []
         for event in early { bridge(bridge, didReceive: event) }
         // A pre-warmed page may have become ready before anyone listened: read the state, not only the events.
-        if bridge.state == .ready { spinner.stopAnimating() }
+        if bridge.state == .ready { pageBecameReady() }
         bridge.beginPresentation()
         Task { @MainActor [weak self, bridge, adapter] in
             let outcome = await bridge.run(in: adapter)
@@ -147,7 +171,7 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
         PresentationGate.shared.confirm(gateToken)
         if dismissesWhenPresented {
             dismissesWhenPresented = false
-            dismiss(animated: true)
+            dismiss(animated: ConsentChrome.animates)
         }
     }
 
@@ -173,7 +197,9 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
             let token = PresentationGate.shared.begin(owner: self)
         else { return false }
         gateToken = token
-        presenter.present(self, animated: animated) { [weak self] in PresentationGate.shared.confirm(self?.gateToken) }
+        presenter.present(self, animated: animated && ConsentChrome.animates) { [weak self] in
+            PresentationGate.shared.confirm(self?.gateToken)
+        }
         guard presentingViewController != nil else {
             PresentationGate.shared.end(token)
             gateToken = nil
@@ -215,20 +241,40 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
         guard isViewLoaded else { return eventsBeforePresentation.append(event) }
         switch event {
         case .uiReady:
-            spinner.stopAnimating()
+            pageBecameReady()
         case .error(let error) where error.endsUI:
-            spinner.stopAnimating()
-            messageLabel.text = NSLocalizedString(
-                error.userFacingMessageKey, value: error.userFacingMessage, comment: "The consent UI could not continue")
-            messageLabel.isHidden = false
+            showError(error)
         default:
             break
         }
         isModalInPresentation = !bridge.allowsInteractiveDismissal
         onEvent?(event)
-        if event.endsPresentation, dismissesItself, presentingViewController != nil {
-            if isBeingPresented { dismissesWhenPresented = true } else { dismiss(animated: true) }
+        // An error stays on screen (with Close) until the person closes it; any other end closes the UI.
+        if case .uiFinished(let reason) = event, !(reason.keepsErrorOnScreen && !messageLabel.isHidden),
+            dismissesItself, presentingViewController != nil
+        {
+            if isBeingPresented { dismissesWhenPresented = true } else { dismiss(animated: ConsentChrome.animates) }
         }
+    }
+
+    private func pageBecameReady() {
+        spinner.stopAnimating()
+        // VoiceOver moves to the CMP's content.
+        UIAccessibility.post(notification: .screenChanged, argument: adapter.webView)
+    }
+
+    private func showError(_ error: ConsentBridgeError) {
+        spinner.stopAnimating()
+        adapter.webView.isHidden = true
+        messageLabel.text = chrome.text(error.userFacingText)
+        messageLabel.isHidden = false
+        closeButton.isHidden = false
+        UIAccessibility.post(notification: .screenChanged, argument: messageLabel)
+    }
+
+    private func closeAfterError() {
+        if let onCloseRequest { return onCloseRequest() }
+        if presentingViewController != nil { dismiss(animated: ConsentChrome.animates) }
     }
 }
 #endif

@@ -9,6 +9,8 @@ public struct ConsentWebView: UIViewControllerRepresentable {
     private var prewarmed: ConsentPrewarmer<WKCMPWebView>.Prewarmed?
     private let onEvent: (ConsentBridgeEvent) -> Void
     private let onFinish: (ConsentOutcome) -> Void
+    /// Called when the person taps Close under an error (the host closes its sheet); `nil`: nothing.
+    var onCloseRequest: (() -> Void)?
 
     /// Creates the view; `onEvent` receives every bridge event, `onFinish` the run's outcome.
     public init(
@@ -35,9 +37,17 @@ public struct ConsentWebView: UIViewControllerRepresentable {
         controller.dismissesItself = false
         controller.onEvent = onEvent
         controller.onFinish = onFinish
+        controller.onCloseRequest = onCloseRequest
         return controller
     }
 
     public func updateUIViewController(_ controller: ConsentViewController, context: Context) {}
+
+    /// This view with `action` run when the person taps Close under an error.
+    func closing(_ action: @escaping () -> Void) -> ConsentWebView {
+        var copy = self
+        copy.onCloseRequest = action
+        return copy
+    }
 }
 #endif

@@ -53,7 +53,8 @@ import Testing
         for error in errors {
             #expect(!error.userFacingMessage.isEmpty)
             #expect(!error.userFacingMessage.contains(hostile))
-            #expect(error.userFacingMessageKey == "WebCMPBridge.error." + error.code.rawValue)
+            #expect(error.userFacingMessageKey == error.userFacingText.key)
+            #expect(ConsentChromeText.allCases.contains(error.userFacingText))
         }
     }
 }

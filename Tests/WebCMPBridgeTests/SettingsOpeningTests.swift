@@ -59,11 +59,13 @@ import Testing
     @Test func automaticTriesTheStandardCallThenThePresets() {
         #expect(PrivacySettingsOpener.default(for: .tcf) == .automatic)
         #expect(PrivacySettingsOpener.automatic.candidates.map(\.name)
-            == ["__tcfapi('displayConsentUi')", "OneTrust", "Didomi", "Usercentrics", "Cookiebot"])
+            == ["__tcfapi('displayConsentUi')", "Didomi", "Cookiebot"])
         #expect(PrivacySettingsOpener(call: .didomi).candidates == [.didomi])
-        #expect(PrivacySettingsCall.preset(named: "OneTrust") == .oneTrust)
+        #expect(PrivacySettingsCall.preset(named: "Cookiebot") == .cookiebot)
         #expect(PrivacySettingsCall.preset(named: "nope") == nil)
         #expect(PrivacySettingsCall.sourcepoint(privacyManagerID: 12).arguments == [.number(12)])
+        #expect(PrivacySettingsCall.sourcepoint(privacyManagerID: 12, tab: "vendors").arguments
+            == [.number(12), .string("vendors")])
     }
 }
 
@@ -112,10 +114,10 @@ import Testing
         let harness = BridgeHarness(dialect: .tcf) { $0.mode = .settings }
         harness.webView.post("webcmpTCF", .object(["type": .string("ready")]))
         Self.report(harness, "refused", attempt: 0)   // displayConsentUi is not a TCF v2.2 command
-        Self.report(harness, "missing", attempt: 1)   // no OneTrust
-        Self.report(harness, "called", attempt: 2)    // Didomi.preferences.show()
+        Self.report(harness, "missing", attempt: 1)   // no Didomi
+        Self.report(harness, "called", attempt: 2)    // Cookiebot.renew()
         harness.webView.post("webcmpTCF", .object(["type": .string("tcf"), "eventStatus": .string("cmpuishown")]))
-        #expect(harness.bridge.privacySettingsOpenedBy == "Didomi")
+        #expect(harness.bridge.privacySettingsOpenedBy == "Cookiebot")
         #expect(harness.errorCodes == [])
         #expect(harness.webView.evaluated.count == 3)
         #expect(harness.bridge.state == .ready)

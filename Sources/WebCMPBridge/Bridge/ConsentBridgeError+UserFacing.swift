@@ -1,27 +1,25 @@
 /// Short texts a consent UI can show a person when the bridge reports an error that ends the UI. They are separate
 /// from ``ConsentBridgeError/description``, which is diagnostic text for logs (it can quote what a page sent).
+///
+/// `WebCMPBridgeUI` shows them localized (its String Catalog has every key of ``ConsentChromeText`` in 13 languages);
+/// an app with its own UI can use ``userFacingMessageKey`` with its own `Localizable.strings`.
 extension ConsentBridgeError {
-    /// A one-sentence English message for a person, by error code. Never contains page-supplied text.
-    public var userFacingMessage: String {
+    /// The chrome text for this error, by code. Never contains page-supplied text.
+    public var userFacingText: ConsentChromeText {
         switch code {
-        case .timeout, .loadFailed:
-            return "The privacy settings could not be loaded. Check your connection and try again."
-        case .webContentTerminated:
-            return "The privacy settings stopped unexpectedly. Please try again."
-        case .webViewSetupFailed, .privacySettingsNotOpened:
-            return "The privacy settings cannot be shown in this app right now."
+        case .timeout, .loadFailed: return .errorNotLoaded
+        case .webContentTerminated: return .errorStopped
+        case .webViewSetupFailed, .privacySettingsNotOpened: return .errorUnavailable
         case .invalidMessage, .forbiddenOrigin, .notMainFrame, .unexpectedDialect, .invalidTCString, .invalidConsent:
-            return "Your choice could not be saved. Please try again."
-        case .storageFailed:
-            return "Your choice could not be saved on this device."
-        case .trackingAuthorizationFailed:
-            return "The tracking permission could not be requested."
+            return .errorNotSaved
+        case .storageFailed: return .errorNotStored
+        case .trackingAuthorizationFailed: return .errorTracking
         }
     }
 
-    /// The localization key of ``userFacingMessage`` (`WebCMPBridge.error.<code>`): an app localizes the messages in
-    /// its own `Localizable.strings` under these keys; the English text is the default value.
-    public var userFacingMessageKey: String {
-        "WebCMPBridge.error." + code.rawValue
-    }
+    /// A one-sentence English message for a person (``userFacingText``'s English text).
+    public var userFacingMessage: String { userFacingText.english }
+
+    /// The localization key of ``userFacingMessage`` (e.g. `WebCMPBridge.error.notLoaded`).
+    public var userFacingMessageKey: String { userFacingText.key }
 }

@@ -36,3 +36,9 @@ public enum UIFinishReason: String, Sendable, Hashable, CaseIterable {
     /// The page failed to load or its process died.
     case failed
 }
+
+extension UIFinishReason {
+    /// Whether the UI ended because of an error (``timedOut``, ``failed``): a consent UI then keeps its error message
+    /// on screen until the person closes it, instead of disappearing before it could be read.
+    public var keepsErrorOnScreen: Bool { self == .timedOut || self == .failed }
+}

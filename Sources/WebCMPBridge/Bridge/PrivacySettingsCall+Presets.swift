@@ -1,51 +1,40 @@
 /// The functions common CMPs document for reopening their preferences on a web page. Each preset cites the vendor's
-/// own documentation; CMPs whose opener could not be confirmed there are left out (give your CMP's own call with
-/// ``PrivacySettingsCall/init(_:arguments:appendsCallback:name:)``).
+/// own documentation; openers we could not confirm there are left out — among them OneTrust's
+/// `OneTrust.ToggleInfoDisplay()`, Usercentrics' `UC_UI.showSecondLayer()` / `__ucCmp.showSecondLayer()` and
+/// Gravito's `gravitoCMP.openPreferences()`, which are widely used but which we found only in third-party code. Give
+/// such a CMP's call yourself with ``PrivacySettingsCall/init(_:arguments:appendsCallback:name:)``; with evidence
+/// (``SettingsOpening``) a wrong call fails visibly instead of silently.
 extension PrivacySettingsCall {
-    /// OneTrust: `OneTrust.ToggleInfoDisplay()` opens the preference center (OneTrust Developer Portal,
-    /// "Cookie Consent JavaScript API", `ToggleInfoDisplay`).
-    public static let oneTrust = PrivacySettingsCall("OneTrust.ToggleInfoDisplay", name: "OneTrust")
-
-    /// Didomi: `Didomi.preferences.show()` opens the preferences (Didomi Developers, Web SDK reference,
-    /// "preferences.show").
+    /// Didomi: `Didomi.preferences.show()`: "let the user update his or her preferences … by calling the
+    /// Didomi.preferences.show() function" (developers.didomi.io, Web SDK, "Consent notice › Preferences").
     public static let didomi = PrivacySettingsCall("Didomi.preferences.show", name: "Didomi")
 
-    /// Usercentrics (CMP v2): `UC_UI.showSecondLayer()` opens the second layer (Usercentrics documentation,
-    /// "UC_UI" JavaScript API).
-    public static let usercentrics = PrivacySettingsCall("UC_UI.showSecondLayer", name: "Usercentrics")
-
-    /// Cookiebot: `Cookiebot.renew()` shows the consent dialog again so the user can change consent (Cookiebot
-    /// developer documentation, "Cookiebot.renew()").
+    /// Cookiebot: `Cookiebot.renew()`: "shows the cookie consent dialog to the website user to renew or change the
+    /// user's consent state" (cookiebot.com/en/developer, methods table). Cookiebot documents that it also deletes the
+    /// consent it stored in the browser first; the app's stored consent changes only when the user saves.
     public static let cookiebot = PrivacySettingsCall("Cookiebot.renew", name: "Cookiebot")
 
-    /// Quantcast Choice: `__tcfapi('displayConsentUi', 2, callback)` (Quantcast's Choice documentation), the same
-    /// call as ``tcfDisplayConsentUI``.
-    public static let quantcastChoice = PrivacySettingsCall(
-        "__tcfapi", arguments: [.string("displayConsentUi"), .number(2)], appendsCallback: true,
-        name: "Quantcast Choice")
-
-    /// Sourcepoint: `window._sp_.gdpr.loadPrivacyManagerModal(privacyManagerID)` opens the privacy manager with the
-    /// given id (Sourcepoint documentation, "loadPrivacyManagerModal"). It needs your privacy manager's id, so it is
-    /// not tried automatically.
-    public static func sourcepoint(privacyManagerID: Int) -> PrivacySettingsCall {
+    /// Sourcepoint (GDPR, TCF or standard): `window._sp_.gdpr.loadPrivacyManagerModal(privacyManagerID)` "to pass the
+    /// specific privacy manager ID" (docs.sourcepoint.com, "Resurface privacy manager"); an optional tab (`purposes`,
+    /// `vendors`, `features`, `purposes-li`) opens that tab. It needs your privacy manager's id, so it is not tried
+    /// automatically.
+    public static func sourcepoint(privacyManagerID: Int, tab: String? = nil) -> PrivacySettingsCall {
         PrivacySettingsCall(
-            "_sp_.gdpr.loadPrivacyManagerModal", arguments: [.number(Double(privacyManagerID))], name: "Sourcepoint")
+            "_sp_.gdpr.loadPrivacyManagerModal",
+            arguments: [.number(Double(privacyManagerID))] + (tab.map { [.string($0)] } ?? []), name: "Sourcepoint")
     }
 
-    /// The presets ``PrivacySettingsOpener/automatic`` tries after the standard call, in this order, each only when
-    /// the page has its function: OneTrust, Didomi, Usercentrics, Cookiebot. (Quantcast Choice answers the standard
-    /// call; Sourcepoint needs an id.)
-    public static let presets: [PrivacySettingsCall] = [oneTrust, didomi, usercentrics, cookiebot]
+    /// The presets ``PrivacySettingsOpener/automatic`` tries after the standard `__tcfapi('displayConsentUi')` (which
+    /// is not a TCF v2.2 command, but the one CMPs from the IAB's old reference CMP, such as Quantcast Choice, still
+    /// answer), in this order, each only when the page has its function: Didomi, Cookiebot.
+    public static let presets: [PrivacySettingsCall] = [didomi, cookiebot]
 
-    /// The preset called `name` (case-insensitive: `onetrust`, `didomi`, `usercentrics`, `cookiebot`,
-    /// `quantcast`, `tcf`), for tools (`webcmp-host --settings-preset`). `nil` for an unknown name.
+    /// The preset called `name` (case-insensitive: `didomi`, `cookiebot`, `tcf`), for tools
+    /// (`webcmp-host --settings-preset`). `nil` for an unknown name.
     public static func preset(named name: String) -> PrivacySettingsCall? {
         switch name.lowercased() {
-        case "onetrust": return oneTrust
         case "didomi": return didomi
-        case "usercentrics": return usercentrics
         case "cookiebot": return cookiebot
-        case "quantcast", "quantcastchoice", "quantcast-choice": return quantcastChoice
         case "tcf", "displayconsentui": return tcfDisplayConsentUI
         default: return nil
         }

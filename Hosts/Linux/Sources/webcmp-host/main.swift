@@ -40,7 +40,7 @@ let usage = """
            a function path from window and JSON arguments, e.g. 'Didomi.preferences.show()',
            '_sp_.gdpr.loadPrivacyManagerModal(123456)' or '__tcfapi("displayConsentUi", 2, callback)' (a last
            argument `callback` passes a callback whose success: false is a refusal). --settings-preset NAME uses a
-           preset: onetrust, didomi, usercentrics, cookiebot, quantcast, tcf. Without either, a generic TCF page is
+           preset: didomi, cookiebot, tcf. Without either, a generic TCF page is
            opened automatically: __tcfapi('displayConsentUi'), then each preset whose function the page has. The
            settings count as open only when the CMP shows its UI (cmpuishown, GPP cmpDisplayStatus visible); a
            refusal, an exception or no UI within 3 s tries the next call, and none left is the error
@@ -117,8 +117,7 @@ struct Arguments {
             case "--settings-preset":
                 let name = try value(argument)
                 guard let preset = PrivacySettingsCall.preset(named: name) else {
-                    throw UsageError(description: "--settings-preset: unknown preset '\(name)' (onetrust, didomi, "
-                        + "usercentrics, cookiebot, quantcast, tcf)")
+                    throw UsageError(description: "--settings-preset: unknown preset '\(name)' (didomi, cookiebot, tcf)")
                 }
                 settingsCall = preset
             case "--settings-url":

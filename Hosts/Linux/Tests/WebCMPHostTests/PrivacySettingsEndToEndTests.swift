@@ -155,7 +155,7 @@ import WebCMPBridge
             .first { $0.hasPrefix("privacy settings opened by ") }.map { String($0.dropFirst("privacy settings opened by ".count)) }
     }
 
-    @Test(arguments: [("didomi", "Didomi"), ("onetrust", "OneTrust")])
+    @Test(arguments: [("didomi", "Didomi"), ("cookiebot", "Cookiebot")])
     func automaticFindsThePresetOfTheCMPOnThePage(cmp: String, name: String) throws {
         let run = try E2E.run([Self.page(cmp), "--dialect", "tcf", "--settings", "--timeout", "8",
                                "--eval", "window.__shownBy"])
@@ -170,9 +170,9 @@ import WebCMPBridge
                                   "--settings-call", #"myCMP.openSettings("purposes")"#])
         #expect(custom.errorCodes == [])
         #expect(Self.opened(custom) == "myCMP.openSettings")
-        let preset = try E2E.run([Self.page("onetrust"), "--dialect", "tcf", "--settings", "--timeout", "6",
-                                  "--settings-preset", "onetrust"])
-        #expect(Self.opened(preset) == "OneTrust")
+        let preset = try E2E.run([Self.page("cookiebot"), "--dialect", "tcf", "--settings", "--timeout", "6",
+                                  "--settings-preset", "cookiebot"])
+        #expect(Self.opened(preset) == "Cookiebot")
         let (status, _) = try E2E.host(["run", Self.page("none"), "--settings-preset", "nope"])
         #expect(status == 2)
     }
@@ -188,7 +188,7 @@ import WebCMPBridge
         #expect(run.errorCodes == ["privacySettingsNotOpened"])
         let message = run.events("error").first?["message"]?.stringValue ?? ""
         #expect(message.contains("__tcfapi('displayConsentUi') refused"), "\(message)")
-        #expect(message.contains(cmp == "throws" ? "Didomi threw" : "not on the page: OneTrust, Didomi"), "\(message)")
+        #expect(message.contains(cmp == "throws" ? "Didomi threw" : "not on the page: Didomi, Cookiebot"), "\(message)")
         #expect(run.events("uiFinished").first?["reason"] == .string("failed"))
         #expect(run.keys == before.keys)
 
