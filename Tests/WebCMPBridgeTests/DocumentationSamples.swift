@@ -3,6 +3,7 @@
 // differs. To change a sample: change it in the document and here.
 import Foundation
 import WebCMPBridge
+import WebCMPBridgeTesting
 
 enum DocumentationSamples {
     // README.md — Quick start
@@ -126,5 +127,31 @@ enum DocumentationSamples {
         prewarmed.bridge.beginPresentation()
         // Show prewarmed.webView; the page is loaded (or loading): no new load.
         return await prewarmed.bridge.run(in: prewarmed.webView)
+    }
+
+    // TestingYourConsentFlow.md — the test doubles
+    @MainActor
+    static func testingYourConsentFlow() throws -> IABKeySet {
+        @MainActor
+        func consentFlowStoresTheChoiceAndSurvivesTheFallback() throws -> IABKeySet {
+            let webView = FakeWebView()
+            let clock = ManualScheduler()
+            let store = ConsentStore.inMemory()
+            var configuration = BridgeConfiguration(cmpURL: URL(string: "https://cmp.example.com/app.html")!, dialect: .gravito)
+            configuration.fallback = try FallbackPage(files: ["index.html": FallbackPage.File(contents: Data("…".utf8))])
+            let bridge = ConsentBridge(configuration: configuration, store: store, scheduler: clock.scheduler)
+            bridge.attach(to: webView)
+            bridge.start()
+
+            clock.advance(by: 30)              // a slow network: the ready timeout loads the bundled fallback page …
+            webView.deliverPendingEvents()     // … and WebKit reports the replaced hosted load as cancelled: not a failure
+            let fallback = "webcmp-fallback://app"
+            webView.post("jsHandler", json: #"{"type":"CMP-loaded"}"#, origin: fallback)
+            webView.post("jsHandler", json: #"{"type":"save","tcstring":"COwAdDhOwAdDhN4ABAENAPCgAAQAAv___wAAAFP_AAp_4AI6ACACAA"}"#,
+                         origin: fallback)
+            webView.post("jsHandler", json: #"{"type":"close"}"#, origin: fallback)
+            return store.iabKeys()             // IABTCF_TCString, IABTCF_PurposeConsents, … as an ad SDK reads them
+        }
+        return try consentFlowStoresTheChoiceAndSurvivesTheFallback()
     }
 }

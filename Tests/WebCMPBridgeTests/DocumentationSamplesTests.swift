@@ -48,4 +48,10 @@ import Testing
         }
         #expect(count >= 5)
     }
+
+    /// The testing article's sample does what it says.
+    @MainActor @Test func theTestingSampleStoresTheChoiceMadeOnTheFallback() throws {
+        let keys = try DocumentationSamples.testingYourConsentFlow()
+        #expect(keys["IABTCF_TCString"] == .string("COwAdDhOwAdDhN4ABAENAPCgAAQAAv___wAAAFP_AAp_4AI6ACACAA"))
+    }
 }

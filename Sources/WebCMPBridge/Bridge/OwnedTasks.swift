@@ -8,15 +8,15 @@ package struct OwnedTasks {
 
     package init() {}
 
-    /// How many tasks are still running.
+    /// How many tasks were started and not yet cleared by ``cancelAll()``.
     package var count: Int { running.count }
 
     /// Starts `operation` on the main actor and keeps it until it ends or is cancelled.
     package mutating func start(_ operation: @escaping @MainActor @Sendable () async -> Void) {
         nextID += 1
+        // A bridge starts at most two per run (tracking before the CMP, tracking after the UI), so finished tasks are
+        // simply kept until cancelAll() clears them; cancelling a finished task does nothing.
         running[nextID] = Task { @MainActor in await operation() }
-        // Finished tasks are dropped on the next start or cancel; a bridge starts at most two per run.
-        running = running.filter { !$0.value.isCancelled }
     }
 
     /// Cancels every task.
