@@ -30,9 +30,9 @@ import Testing
     }
 
     @Test func randomStringsMapCorrectlyAndStore() throws {
-        var generator = CodecLeadTests.Generator(state: 2026)
+        var generator = StringCodecTests.Generator(state: 2026)
         for round in 0..<150 {
-            let model = CodecLeadTests.randomModel(&generator)
+            let model = StringCodecTests.randomModel(&generator)
             let string = try model.encoded()
             let gdprApplies: Bool? = round % 3 == 0 ? nil : round % 3 == 1
             let keys = try IABKeySet(mapping: InAppConsent(tcString: string, gdprApplies: gdprApplies))
@@ -93,10 +93,10 @@ import Testing
     /// Mutated strings (characters replaced, cut, segments spliced) either fail with a typed error or map to a key set
     /// the store accepts (or refuses as too large); nothing traps.
     @Test func mutatedStringsNeverTrap() throws {
-        var generator = CodecLeadTests.Generator(state: 99)
+        var generator = StringCodecTests.Generator(state: 99)
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=+/ ~")
         var seeds: [String] = []
-        for _ in 0..<20 { seeds.append(try CodecLeadTests.randomModel(&generator).encoded()) }
+        for _ in 0..<20 { seeds.append(try StringCodecTests.randomModel(&generator).encoded()) }
         var mapped = 0
         for round in 0..<1_500 {
             var characters = Array(seeds[round % seeds.count])

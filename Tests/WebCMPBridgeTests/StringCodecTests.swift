@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import WebCMPBridge
 
-@Suite struct CodecLeadTests {
+@Suite struct StringCodecTests {
     /// The worked example of the TC string spec ("Transparency and Consent String … v2", example with DisclosedVendors
     /// and an empty PublisherTC segment), decoded field by field (values cross-checked with five decoders, see
     /// shared/reference/tcstring-format.md §3.6).
