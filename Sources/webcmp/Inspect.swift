@@ -3,7 +3,9 @@ import WebCMPBridge
 
 /// `webcmp inspect`: the decoded fields and the exact in-app keys for the given consent strings, computed by the same
 /// ``ConsentCommit`` as the bridge, so that it prints exactly what the bridge would store and refuses what the bridge
-/// refuses (bad input: exit 2).
+/// refuses (bad input: exit 2). The commit's diagnostics (e.g. a TC string without the DisclosedVendors segment that
+/// TCF 2.3 requires) are warnings on stderr, one line each (`webcmp: warning: …`), and do not change the exit status;
+/// `--missing-disclosed-vendors refuse` refuses such a string as a bridge configured that way would (exit 2).
 enum Inspect {
     /// What the command line says.
     struct Input {
@@ -16,7 +18,10 @@ enum Inspect {
         do throws(UsageError) {
             let parsed = try ParsedArguments(
                 arguments,
-                valueOptions: ["--gdpr-applies", "--cmp-sdk-id", "--cmp-sdk-version", "--ac", "--gpp", "--gpp-sid", "--usp"],
+                valueOptions: [
+                    "--gdpr-applies", "--cmp-sdk-id", "--cmp-sdk-version", "--ac", "--gpp", "--gpp-sid", "--usp",
+                    "--missing-disclosed-vendors",
+                ],
                 flagOptions: ["--json", "--help"])
             if parsed.flags.contains("--help") {
                 print(WebCMPCommand.usage, terminator: "")
@@ -36,6 +41,7 @@ enum Inspect {
             } else {
                 print(readable(commit), terminator: "")
             }
+            for diagnostic in commit.diagnostics { WebCMPCommand.printError("warning: " + diagnostic) }
             return 0
         } catch {
             WebCMPCommand.printError(error.message)
@@ -56,6 +62,13 @@ enum Inspect {
             rules: ConsentCommit.Rules(
                 cmpSDKID: try parsed.integer("--cmp-sdk-id"), cmpSDKVersion: try parsed.integer("--cmp-sdk-version"),
                 gdprApplies: nil))
+        if let policy = parsed.options["--missing-disclosed-vendors"] {
+            guard let parsedPolicy = MissingDisclosedVendorsPolicy(rawValue: policy) else {
+                throw UsageError(
+                    message: "option --missing-disclosed-vendors needs warn or refuse, not \(WebCMPCommand.describe(policy))")
+            }
+            input.rules.missingDisclosedVendors = parsedPolicy
+        }
         switch parsed.options["--gdpr-applies"] {
         case nil: break
         case "1": input.gdprApplies = true

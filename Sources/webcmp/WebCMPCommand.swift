@@ -8,7 +8,8 @@ enum WebCMPCommand {
 
         USAGE:
           webcmp inspect [--json] [--gdpr-applies 0|1] [--cmp-sdk-id N] [--cmp-sdk-version N]
-                         [--ac AC] [--gpp GPP] [--gpp-sid ID_ID] [--usp USP] [TCSTRING]
+                         [--ac AC] [--gpp GPP] [--gpp-sid ID_ID] [--usp USP]
+                         [--missing-disclosed-vendors warn|refuse] [TCSTRING]
           webcmp bench [--iterations N]
           webcmp --help
 
@@ -17,6 +18,9 @@ enum WebCMPCommand {
                  are exactly those keys (numbers as JSON numbers, strings as JSON strings, sorted keys).
                  Without TCSTRING but with --gpp, only the GPP keys (and IABUSPrivacy_String) are written.
                  --gpp-sid gives the GPP applicable sections (IABGPP_GppSID), e.g. 2 or 7_8.
+                 Warnings (e.g. a TC string created on or after 2026-02-28 without the DisclosedVendors segment
+                 that TCF 2.3 requires) go to stderr as "webcmp: warning: ..." lines; the exit status stays 0.
+                 --missing-disclosed-vendors refuse refuses such a string, as a bridge configured so would.
                  Bad input: one line on stderr, nothing on stdout, exit status 2.
         bench    Measures decode and decode + key mapping of ~1,000-vendor strings against a minimal byte-loop
                  base64url decode, the parse of a save message body, and the launch-time "is consent stored" read

@@ -114,6 +114,30 @@ def test_accept_all_produces_a_string_with_every_choice(browser, server):
     assert ac == "2~89.1301.2677~dv."
 
 
+def test_strings_are_tcf_2_3_unless_tcf_2_2_is_asked_for(browser, server):
+    """Issue 24: by default every string carries the DisclosedVendors segment (TCF 2.3) and `webcmp inspect` has no
+    warning; ?tcf=2.2 writes the core segment only, which `webcmp inspect` reports on stderr (exit status 0)."""
+    for query, segments in [("platform=ios&dialect=gravito", 2), ("platform=ios&dialect=gravito&tcf=2.2", 1)]:
+        open_page(browser, server, query)
+        click(browser, "accept-all")
+        tc_string = last_save(browser)["tcstring"]
+        assert len(tc_string.split(".")) == segments, query
+        result = subprocess.run([str(WEBCMP), "inspect", "--json", tc_string], capture_output=True, text=True, check=True)
+        keys = json.loads(result.stdout)
+        assert ids(keys["IABTCF_VendorConsents"]) == VENDORS
+        assert keys["IABTCF_PolicyVersion"] == 5
+        if segments == 2:
+            assert ids(keys["IABTCF_DisclosedVendors"]) == VENDORS
+            assert result.stderr == ""
+        else:
+            assert "IABTCF_DisclosedVendors" not in keys
+            assert result.stderr.startswith("webcmp: warning: the TC string (created ")
+            assert "TCF 2.3 requires the DisclosedVendors segment" in result.stderr
+            refused = subprocess.run([str(WEBCMP), "inspect", "--missing-disclosed-vendors", "refuse", tc_string],
+                                     capture_output=True, text=True)
+            assert refused.returncode == 2 and refused.stdout == ""
+
+
 def inspect_ac(tc_string, ac):
     result = subprocess.run([str(WEBCMP), "inspect", "--json", "--ac", ac, tc_string], capture_output=True, text=True, check=True)
     return json.loads(result.stdout)["IABTCF_AddtlConsent"]

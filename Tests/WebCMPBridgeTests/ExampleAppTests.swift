@@ -48,6 +48,7 @@ import Testing
             .loadFailed(WebViewLoadError(url: nil, reason: hostile)), .webContentTerminated,
             .trackingAuthorizationFailed(.missingUsageDescription),
             .webViewSetupFailed(.messageHandlerNameInUse(hostile)), .privacySettingsNotOpened(hostile),
+            .missingDisclosedVendors(created: Date(timeIntervalSince1970: 1_772_236_800)),
         ]
         #expect(Set(errors.map(\.code)) == Set(ConsentBridgeError.Code.allCases))
         for error in errors {

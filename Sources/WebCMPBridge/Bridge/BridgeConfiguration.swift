@@ -61,6 +61,14 @@ public struct BridgeConfiguration: Sendable {
     /// The app's bundled CMP page, loaded when the hosted page fails (see ``FallbackPage`` and ``FallbackDecision``).
     /// `nil` (the default): a failure ends the run with ``ConsentBridgeError/loadFailed(_:)``.
     public var fallback: FallbackPage?
+    /// What happens when the page saves a TC string that TCF 2.3 requires to carry the DisclosedVendors segment
+    /// (created on or after 2026-02-28) and it does not — a CMP page that was never updated for TCF 2.3. Default
+    /// ``MissingDisclosedVendorsPolicy/warn``: the consent is stored and a ``ConsentBridgeEvent/diagnostic(_:)``
+    /// names the rule (refusing would leave the user's choice unrecorded and the app without consent).
+    /// ``MissingDisclosedVendorsPolicy/refuse``: nothing is stored and the save fails with
+    /// ``ConsentBridgeError/missingDisclosedVendors(created:)``. The IAB source and the exact reading:
+    /// ``MissingDisclosedVendorsPolicy``.
+    public var missingDisclosedVendors: MissingDisclosedVendorsPolicy = .warn
 
     /// Creates a configuration.
     public init(
@@ -106,7 +114,8 @@ public struct BridgeConfiguration: Sendable {
             configVersion: pageConfigVersion ?? expiry.currentConfigVersion,
             minimumPolicyVersion: expiry.minimumPolicyVersion,
             // Gravito always sends its non-TCF data: a save without it clears it.
-            keepsPreviousNonTCFData: dialect != .gravito, source: source)
+            keepsPreviousNonTCFData: dialect != .gravito, source: source,
+            missingDisclosedVendors: missingDisclosedVendors)
     }
 
     /// The URL the bridge loads: ``cmpURL`` with the language and the additional query items appended (existing query

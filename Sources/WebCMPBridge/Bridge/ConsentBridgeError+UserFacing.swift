@@ -13,6 +13,7 @@ extension ConsentBridgeError {
         case .invalidMessage, .forbiddenOrigin, .notMainFrame, .unexpectedDialect, .invalidTCString, .invalidConsent:
             return .errorNotSaved
         case .storageFailed: return .errorNotStored
+        case .missingDisclosedVendors: return .errorPageOutdated
         case .trackingAuthorizationFailed: return .errorTracking
         }
     }

@@ -18,6 +18,11 @@ public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertib
     /// The save's consent was refused (IsServiceSpecific = 0, a bad AC, GPP or US Privacy string, no consent at all);
     /// nothing was written.
     case invalidConsent(ConsentCommitError)
+    /// The save's TC string, created at `created` (on or after 2026-02-28), has no DisclosedVendors segment, which
+    /// TCF 2.3 requires, and ``BridgeConfiguration/missingDisclosedVendors`` is
+    /// ``MissingDisclosedVendorsPolicy/refuse``; nothing was written. With the default policy the consent is stored
+    /// and a diagnostic is reported instead. The CMP page needs an update (see ``MissingDisclosedVendorsPolicy``).
+    case missingDisclosedVendors(created: Date)
     /// Writing to storage failed; the previous consent stays.
     case storageFailed(ConsentStoreError)
     /// The CMP page failed to load (a network error, or an HTTP error status for the main document).
@@ -36,7 +41,7 @@ public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertib
     public enum Code: String, Sendable, Hashable, CaseIterable {
         case timeout, invalidMessage, forbiddenOrigin, notMainFrame, unexpectedDialect, invalidTCString
         case invalidConsent, storageFailed, loadFailed, webContentTerminated, trackingAuthorizationFailed
-        case webViewSetupFailed, privacySettingsNotOpened
+        case webViewSetupFailed, privacySettingsNotOpened, missingDisclosedVendors
     }
 
     /// The stable code of this error.
@@ -55,6 +60,7 @@ public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertib
         case .trackingAuthorizationFailed: return .trackingAuthorizationFailed
         case .webViewSetupFailed: return .webViewSetupFailed
         case .privacySettingsNotOpened: return .privacySettingsNotOpened
+        case .missingDisclosedVendors: return .missingDisclosedVendors
         }
     }
 
@@ -69,12 +75,13 @@ public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertib
             || code == .privacySettingsNotOpened
     }
 
-    /// The bridge error for a refused commit (an undecodable TC string keeps its own code).
+    /// The bridge error for a refused commit (an undecodable TC string and a missing DisclosedVendors segment keep
+    /// their own codes).
     init(_ error: ConsentCommitError) {
-        if case .invalidTCString(let underlying) = error {
-            self = .invalidTCString(underlying)
-        } else {
-            self = .invalidConsent(error)
+        switch error {
+        case .invalidTCString(let underlying): self = .invalidTCString(underlying)
+        case .missingDisclosedVendors(let created): self = .missingDisclosedVendors(created: created)
+        case .noConsent, .notServiceSpecific, .invalidMapping: self = .invalidConsent(error)
         }
     }
 
@@ -101,6 +108,8 @@ public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertib
         case .trackingAuthorizationFailed(let error): return "tracking authorization failed: \(error)"
         case .webViewSetupFailed(let error): return "the web view could not be set up: \(error)"
         case .privacySettingsNotOpened(let reason): return "the CMP did not open its privacy settings: \(reason)"
+        case .missingDisclosedVendors(let created):
+            return "the saved consent was refused: " + DisclosedVendorsRule.finding(created: created)
         }
     }
 }

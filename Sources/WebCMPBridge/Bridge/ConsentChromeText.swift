@@ -36,12 +36,14 @@ public struct ConsentChromeText: RawRepresentable, Sendable, Hashable, CaseItera
     public static let errorNotSaved = ConsentChromeText(rawValue: "error.notSaved")
     /// Storage failed.
     public static let errorNotStored = ConsentChromeText(rawValue: "error.notStored")
+    /// A save was refused because the CMP page writes strings TCF 2.3 no longer allows (``MissingDisclosedVendorsPolicy``).
+    public static let errorPageOutdated = ConsentChromeText(rawValue: "error.pageOutdated")
     /// The tracking permission could not be requested.
     public static let errorTracking = ConsentChromeText(rawValue: "error.tracking")
 
     public static let allCases: [ConsentChromeText] = [
         .loading, .sheet, .close, .closeHint, .errorNotLoaded, .errorStopped, .errorUnavailable, .errorNotSaved,
-        .errorNotStored, .errorTracking,
+        .errorNotStored, .errorPageOutdated, .errorTracking,
     ]
 
     private static let englishTexts: [String: String] = [
@@ -54,6 +56,7 @@ public struct ConsentChromeText: RawRepresentable, Sendable, Hashable, CaseItera
         "error.unavailable": "The privacy settings cannot be shown in this app right now.",
         "error.notSaved": "Your choice could not be saved. Please try again.",
         "error.notStored": "Your choice could not be saved on this device.",
+        "error.pageOutdated": "Your choice could not be saved because the privacy settings page needs an update.",
         "error.tracking": "The tracking permission could not be requested.",
     ]
 

@@ -7,6 +7,9 @@ import Foundation
 /// It is pure (no storage, no clock, no web view) and it is the only place that holds the consent rules:
 /// - the TC string is decoded **once** here, and a string with `IsServiceSpecific = 0` is refused ("Transparency and
 ///   Consent String" v2.2, "IsServiceSpecific": such a string "is considered invalid" in an app);
+/// - a string that TCF 2.3 requires to carry the DisclosedVendors segment and does not (created on or after
+///   2026-02-28; the source and the reading are in ``MissingDisclosedVendorsPolicy``) is stored with a diagnostic
+///   naming the rule, or refused when ``Rules/missingDisclosedVendors`` is ``MissingDisclosedVendorsPolicy/refuse``;
 /// - the CMP SDK id/version come from ``CMPIdentity``; the page's `gdprApplies` wins over the configured one: the
 ///   payload's own (TCData `gdprApplies`), else the GPP `applicableSections` when the page reports them (section 2,
 ///   `tcfeuv2`, in force means GDPR applies; other sections only mean it does not), else the configured value.
@@ -34,10 +37,15 @@ package struct ConsentCommit: Sendable {
         package var keepsPreviousNonTCFData: Bool
         /// Where the consent comes from.
         package var source: ConsentSource
+        /// What happens to a TC string that TCF 2.3 requires to carry the DisclosedVendors segment and does not.
+        /// Programmatic changes (reject all, withdraw) and migration keep the default, ``MissingDisclosedVendorsPolicy/warn``:
+        /// a withdrawal is never refused.
+        package var missingDisclosedVendors: MissingDisclosedVendorsPolicy
 
         package init(
             cmpSDKID: Int? = nil, cmpSDKVersion: Int? = nil, gdprApplies: Bool? = true, configVersion: String? = nil,
-            minimumPolicyVersion: Int? = nil, keepsPreviousNonTCFData: Bool = true, source: ConsentSource = .cmpPage
+            minimumPolicyVersion: Int? = nil, keepsPreviousNonTCFData: Bool = true, source: ConsentSource = .cmpPage,
+            missingDisclosedVendors: MissingDisclosedVendorsPolicy = .warn
         ) {
             self.cmpSDKID = cmpSDKID
             self.cmpSDKVersion = cmpSDKVersion
@@ -46,6 +54,7 @@ package struct ConsentCommit: Sendable {
             self.minimumPolicyVersion = minimumPolicyVersion
             self.keepsPreviousNonTCFData = keepsPreviousNonTCFData
             self.source = source
+            self.missingDisclosedVendors = missingDisclosedVendors
         }
     }
 
@@ -56,7 +65,7 @@ package struct ConsentCommit: Sendable {
     /// What the app is told.
     package var summary: ConsentSummary
     /// Things worth knowing that do not stop the commit (a payload whose arrays disagree with its TC string, an old
-    /// policy version).
+    /// policy version, a TC string without the DisclosedVendors segment that TCF 2.3 requires).
     package var diagnostics: [String]
 
     /// Runs the transaction.
@@ -90,6 +99,13 @@ package struct ConsentCommit: Sendable {
             }
         }
         if let decoded, !decoded.isServiceSpecific { throw .notServiceSpecific }
+        var diagnostics: [String] = []
+        if let decoded, decoded.isMissingRequiredDisclosedVendors {
+            switch rules.missingDisclosedVendors {
+            case .refuse: throw .missingDisclosedVendors(created: decoded.created)
+            case .warn: diagnostics.append(DisclosedVendorsRule.diagnostic(created: decoded.created))
+            }
+        }
         let gdprApplies = payload.gdprApplies ?? Self.gdprApplies(gppApplicableSections: strings.gppApplicableSections)
             ?? rules.gdprApplies
         let identity = CMPIdentity.resolve(
@@ -122,7 +138,6 @@ package struct ConsentCommit: Sendable {
         summary = ConsentSummary(
             strings: strings, decoded: decoded, gdprApplies: record.gdprApplies,
             expirationDate: payload.expirationDate, savedAt: savedAt, source: rules.source)
-        diagnostics = []
         if let decoded, let claimed = payload.claimedChoices {
             let fields = claimed.disagreements(with: decoded)
             if !fields.isEmpty {
@@ -133,6 +148,7 @@ package struct ConsentCommit: Sendable {
         if let decoded, let minimum = rules.minimumPolicyVersion, decoded.policyVersion < minimum {
             diagnostics.append("the TC string has policy version \(decoded.policyVersion), below \(minimum)")
         }
+        self.diagnostics = diagnostics
     }
 
     /// What the page's GPP `applicableSections` say about GDPR: `true` when section 2 (`tcfeuv2`) is in force,
@@ -172,6 +188,9 @@ public enum ConsentCommitError: Error, Sendable, Hashable, CustomStringConvertib
     case notServiceSpecific
     /// The consent cannot be mapped to the IAB keys (a bad Additional Consent, GPP or US Privacy string, or SDK id).
     case invalidMapping(IABMappingError)
+    /// The TC string, created at `created` (on or after 2026-02-28), has no DisclosedVendors segment, which TCF 2.3
+    /// requires, and the rules say ``MissingDisclosedVendorsPolicy/refuse`` (see ``MissingDisclosedVendorsPolicy``).
+    case missingDisclosedVendors(created: Date)
 
     public var description: String {
         switch self {
@@ -179,6 +198,7 @@ public enum ConsentCommitError: Error, Sendable, Hashable, CustomStringConvertib
         case .invalidTCString(let error): return "the TC string is invalid: \(error)"
         case .notServiceSpecific: return "IsServiceSpecific is 0; the TCF requires 1 (such a string is invalid)"
         case .invalidMapping(let error): return String(describing: error)
+        case .missingDisclosedVendors(let created): return DisclosedVendorsRule.finding(created: created)
         }
     }
 }

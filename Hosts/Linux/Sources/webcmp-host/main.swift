@@ -32,7 +32,9 @@ let usage = """
     check  a conformance report for a hosted CMP page; exit 0 when it conforms, 1 when not, 2 for usage errors.
            Each of its runs ends by the same rule as run's.
            It also reports whether the page reports gdprApplies, whether GPP-only consent was captured and whether
-           "Privacy settings" works (the page reopened in settings mode with the stored consent stays open).
+           "Privacy settings" works (the page reopened in settings mode with the stored consent stays open), and
+           whether the saved TC string carries the DisclosedVendors segment TCF 2.3 requires of strings created on or
+           after 2026-02-28 (row "TCF 2.3: disclosed vendors present"; FAIL when it does not).
     --settings  opens the page in settings mode (ConsentUIMode.settings: the stored record is injected and the
            dialect's PrivacySettingsOpener applies, e.g. layer=settings or __tcfapi('displayConsentUi')).
            --settings-url URL opens that page instead (PrivacySettingsOpener(url:); its origin is allowed).
@@ -277,6 +279,7 @@ func checkCommand(_ arguments: Arguments) -> Int32 {
         rows.append(("save produces a decodable TC string", saved != nil,
                      saved?["tcString"]?.stringValue.map { String($0.prefix(40)) + "…" } ?? "no valid save"))
     }
+    rows.append(disclosedVendorsRow(saved: saved))
     let tcfapi = first.evaluate("""
         new Promise(function (r) { if (typeof __tcfapi !== 'function') { r(null); return; }
           var t = setTimeout(function () { r(null); }, 1000); __tcfapi('ping', 2, function (p) { clearTimeout(t); r(p || null); }); })
