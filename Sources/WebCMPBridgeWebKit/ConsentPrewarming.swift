@@ -18,6 +18,9 @@ import UIKit
 /// the pre-warmed web view is added, hidden and without user interaction or accessibility, to the app's key window
 /// when there is one; the consent UI then moves it into its own view. The ready timeout starts only when the UI
 /// presents the page, so a page throttled anyway (no window yet) does not time out off-screen.
+///
+/// Pre-warming is for apps (it needs the app's windows): ``prewarm(configuration:store:trackingAuthorizer:)`` is
+/// unavailable in app extensions; ``take(matching:trackingAuthorizer:)`` is available and finds nothing there.
 @MainActor
 public final class ConsentPrewarming {
     /// The shared instance.
@@ -42,7 +45,10 @@ public final class ConsentPrewarming {
 
     /// Loads the CMP page off-screen when ``ConsentBridge/needsConsentUI(store:expiry:now:)`` says consent is
     /// needed (and the configuration does not ask for App Tracking Transparency before the CMP). Returns whether a
-    /// pre-warmed bridge is held.
+    /// pre-warmed bridge is held. Apps only (see the type's notes).
+    @available(iOSApplicationExtension, unavailable)
+    @available(macCatalystApplicationExtension, unavailable)
+    @available(visionOSApplicationExtension, unavailable)
     @discardableResult
     public func prewarm(
         configuration: BridgeConfiguration, store: ConsentStore, trackingAuthorizer: TrackingAuthorizer = .unavailable
@@ -69,6 +75,9 @@ public final class ConsentPrewarming {
     }
 
     /// Puts `webView` into the key window, hidden: WebKit then treats the page as visible (not throttled).
+    @available(iOSApplicationExtension, unavailable)
+    @available(macCatalystApplicationExtension, unavailable)
+    @available(visionOSApplicationExtension, unavailable)
     private static func keepRunning(_ webView: WKWebView) {
         #if canImport(UIKit)
         let scenes = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }

@@ -15,6 +15,13 @@ extension TrackingAuthorizer {
     ///   `didBecomeActiveNotification`): the system shows the prompt only to an active app, and a request made while
     ///   the app is inactive — e.g. while a sheet is still being dismissed or the app is in the app switcher — returns
     ///   `.notDetermined` without asking.
+    ///
+    /// Apps only: the prompt belongs to the app, and an app extension has no `UIApplication.shared` to wait for. An
+    /// extension reads `ATTrackingManager.trackingAuthorizationStatus` itself; the consent it reads from
+    /// ``ConsentStore`` does not need this authorizer.
+    @available(iOSApplicationExtension, unavailable)
+    @available(macCatalystApplicationExtension, unavailable)
+    @available(visionOSApplicationExtension, unavailable)
     public static let appTrackingTransparency = TrackingAuthorizer(
         status: { TrackingAuthorizationStatus(ATTrackingManager.trackingAuthorizationStatus) },
         request: { () async throws(TrackingAuthorizationError) -> TrackingAuthorizationStatus in

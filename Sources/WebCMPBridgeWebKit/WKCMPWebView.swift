@@ -26,7 +26,8 @@ import AppKit
 ///   `webView.url`, which during a replaced load is already the next one; cancellations (-999) and policy
 ///   interruptions (WebKit error 102) are reported as such and the core ignores them.
 /// - Navigation: every navigation is decided by ``navigationPolicy`` (the bridge's ``ConsentBridge/decidePolicy(for:)``);
-///   a link away from the CMP page is cancelled and handed to ``openExternally`` (the system browser by default).
+///   a link away from the CMP page is cancelled and handed to ``openExternally`` (by default the system opens it from
+///   the web view's window, which an app extension may do too: ``openFromWindow(_:of:)``).
 ///   New windows (`window.open`, `target="_blank"`) reach `WKUIDelegate.webView(_:createWebViewWith:for:windowFeatures:)`,
 ///   are asked as ``NavigationRequest/opensNewWindow`` requests, and never open a web view.
 /// - The app's delegates are kept, not replaced: a web view passed to ``init(webView:)`` keeps its navigation and UI
@@ -41,9 +42,11 @@ public final class WKCMPWebView: NSObject, CMPWebView {
     public let webView: WKWebView
     public var eventHandler: (@MainActor (WebViewEvent) -> Void)?
     public var navigationPolicy: (@MainActor (NavigationRequest) -> NavigationDecision)?
-    /// Opens a URL the core sent out of the consent UI (``NavigationDecision/openExternally(_:)``). Default: the system
-    /// browser (`UIApplication.open` / `NSWorkspace.open`).
-    public var openExternally: @MainActor (URL) -> Void = WKCMPWebView.openInSystemBrowser
+    /// Opens a URL the core sent out of the consent UI (``NavigationDecision/openExternally(_:)``). Default:
+    /// ``openFromWindow(_:of:)`` with this adapter's web view (the system opens it from the web view's window scene, as
+    /// `UIApplication.open` does; safe in an app extension). An app may set ``openInSystemBrowser(_:)`` or its own
+    /// opener; an app extension that can open URLs passes its own (`NSExtensionContext.open(_:completionHandler:)`).
+    public var openExternally: @MainActor (URL) -> Void
 
     private var handlerNames: Set<String> = []
     private var ownScripts: [WKUserScript] = []
@@ -59,6 +62,9 @@ public final class WKCMPWebView: NSObject, CMPWebView {
     /// `WKUserContentController` is the app's: see the type's notes on handler names.
     public init(webView: WKWebView) {
         self.webView = webView
+        openExternally = { [weak webView] url in
+            if let webView { WKCMPWebView.openFromWindow(url, of: webView) }
+        }
         navigationProxy = NavigationDelegateProxy(previous: webView.navigationDelegate)
         uiProxy = UIDelegateProxy(previous: webView.uiDelegate)
         super.init()
@@ -148,7 +154,25 @@ public final class WKCMPWebView: NSObject, CMPWebView {
         if webView.uiDelegate === uiProxy { webView.uiDelegate = uiProxy.previous }
     }
 
-    /// The default of ``openExternally``.
+    /// Asks the system to open `url` from `webView`'s window — the default of ``openExternally``: on iOS and visionOS
+    /// through the window's scene (`UIScene.open(_:options:completionHandler:)`, which opens it as `UIApplication.open`
+    /// does, for that scene); on macOS with `NSWorkspace.open`. Nothing happens while the web view is in no window
+    /// (a link is tapped on a page on screen). Available in app extensions (it needs no application object); whether
+    /// the system opens a URL for an extension depends on the extension's type, and most may not.
+    public static func openFromWindow(_ url: URL, of webView: WKWebView) {
+        #if canImport(UIKit)
+        webView.window?.windowScene?.open(url, options: nil, completionHandler: nil)
+        #elseif canImport(AppKit)
+        NSWorkspace.shared.open(url)
+        #endif
+    }
+
+    /// Opens `url` in the system browser with the shared application (`UIApplication.open`; `NSWorkspace.open` on
+    /// macOS). Apps only: an app extension has no `UIApplication.shared`; the default, ``openFromWindow(_:of:)``,
+    /// needs no application object.
+    @available(iOSApplicationExtension, unavailable)
+    @available(macCatalystApplicationExtension, unavailable)
+    @available(visionOSApplicationExtension, unavailable)
     public static func openInSystemBrowser(_ url: URL) {
         #if canImport(UIKit)
         UIApplication.shared.open(url)

@@ -22,7 +22,7 @@ public struct BridgeConfiguration: Sendable {
     /// How long a dialect without a close message (generic TCF, Onesecondbefore) stays open after the user's choice
     /// was saved, in seconds, so that the GPP update a CMP sends just after its TCF event is stored too. Default 0.5.
     public var finishDelay: TimeInterval = 0.5
-    /// What happens to links that would take the CMP page away (see ``NavigationPolicy``). Default
+    /// What happens to links that would take the CMP page away (see ``ConsentBridge/decidePolicy(for:)``). Default
     /// ``ExternalLinkPolicy/openExternally``.
     public var externalLinks: ExternalLinkPolicy = .openExternally
     /// Whether a timeout clears stored consent. Off by default: stored consent stays untouched.
@@ -54,11 +54,12 @@ public struct BridgeConfiguration: Sendable {
     /// ``PrivacySettingsOpener/default(for:)`` for ``dialect``.
     public var privacySettings: PrivacySettingsOpener?
     /// Seconds each privacy-settings call has to make the CMP show its UI before the next one is tried
-    /// (``SettingsOpening``). Default 3.
+    /// (the core's `SettingsOpening`). Default 3.
     public var settingsAttemptTimeout: TimeInterval = 3
     /// Adopting consent a previous CMP SDK left in `UserDefaults` when nothing is stored yet. On by default.
     public var migration: ConsentMigration = .default
-    /// The app's bundled CMP page, loaded when the hosted page fails (see ``FallbackPage`` and ``FallbackDecision``).
+    /// The app's bundled CMP page, loaded when the hosted page fails (see ``FallbackPage``; the core's
+    /// `FallbackDecision` decides when).
     /// `nil` (the default): a failure ends the run with ``ConsentBridgeError/loadFailed(_:)``.
     public var fallback: FallbackPage?
     /// What happens when the page saves a TC string that TCF 2.3 requires to carry the DisclosedVendors segment

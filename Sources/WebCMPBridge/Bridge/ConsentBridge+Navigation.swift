@@ -1,8 +1,8 @@
 import Foundation
 
 extension ConsentBridge {
-    /// What the web view does with a navigation of the CMP page (``NavigationPolicy``): the page stays unless the user
-    /// follows a link away from it, which opens outside the consent UI.
+    /// What the web view does with a navigation of the CMP page (the core's `NavigationPolicy`): the page stays unless
+    /// the user follows a link away from it, which opens outside the consent UI.
     ///
     /// Before the page being loaded has answered (no document from an allowed origin, no finished load, no message),
     /// a main-frame `http(s)` navigation away from the allowed origins is the load itself going elsewhere — an HTTP

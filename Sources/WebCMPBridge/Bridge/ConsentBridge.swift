@@ -1,7 +1,7 @@
 import Foundation
 
 /// Connects a hosted CMP page in a web view to the app: validates what the page posts, answers it, stores consent
-/// as the IAB in-app keys (through ``ConsentCommit``), and reports events.
+/// as the IAB in-app keys (through the core's `ConsentCommit`), and reports events.
 ///
 /// ```swift
 /// let bridge = ConsentBridge(configuration: BridgeConfiguration(cmpURL: url), store: .userDefaults())
@@ -11,7 +11,8 @@ import Foundation
 /// A bridge serves one run of the CMP UI: idle → loading → ready → finished → invalidated. Once the UI is finished
 /// nothing the page sends is stored; then, when the app enabled it and the user granted marketing purposes, App
 /// Tracking Transparency is requested once the UI is gone and the app is active, and the bridge invalidates itself
-/// (removing its handlers and scripts and finishing its event streams). Dialect rules: ``DialectDetection``.
+/// (removing its handlers and scripts and finishing its event streams). Dialect rules: the core's `DialectDetection`
+/// (see <doc:MessageDialects>).
 ///
 /// Readiness: a ready message (Gravito `CMP-loaded`/`start`; the forwarder's `ready` once the page's `__tcfapi` or
 /// `__gpp` answers `ping` as loaded), a UI-shown event or a save. Onesecondbefore pages have no ready message: with that dialect configured,
@@ -60,7 +61,7 @@ public final class ConsentBridge {
     var settingsOpening: SettingsOpening?
     var settingsTimer: ScheduledWork?
     /// In ``ConsentUIMode/settings`` mode on a generic TCF/GPP page: what made the CMP show its UI (a
-    /// ``PrivacySettingsCall/name``, or "the page itself"); `nil` until then (see ``SettingsOpening``).
+    /// ``PrivacySettingsCall/name``, or "the page itself"); `nil` until then (see <doc:PrivacySettings>).
     public internal(set) var privacySettingsOpenedBy: String?
     var userChose = false
     /// Why consent was needed when the bridge was created (`nil`: the stored consent was good).

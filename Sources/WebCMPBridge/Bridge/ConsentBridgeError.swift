@@ -32,7 +32,7 @@ public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertib
     /// The web view could not be set up for the consent UI (a handler name or URL scheme taken); nothing was loaded.
     case webViewSetupFailed(WebViewSetupError)
     /// In ``ConsentUIMode/settings`` mode the CMP did not show its UI: every opener call was refused, threw, was
-    /// missing or showed nothing in time (the reason lists them; ``SettingsOpening``). Consent is unchanged.
+    /// missing or showed nothing in time (the reason lists them; <doc:PrivacySettings>). Consent is unchanged.
     case privacySettingsNotOpened(String)
     /// The tracking authorization request failed.
     case trackingAuthorizationFailed(TrackingAuthorizationError)

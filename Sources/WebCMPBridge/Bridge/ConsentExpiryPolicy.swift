@@ -13,8 +13,8 @@ public struct ConsentExpiryPolicy: Sendable, Hashable {
     public var minimumPolicyVersion: Int?
     /// Whether consent the user gave on the app's bundled fallback page (``ConsentSource/fallbackPage``) asks for the
     /// hosted page again (``ConsentRenewalReason/hostedPageNotShown``), so that the publisher's current texts and
-    /// vendor list eventually apply. Default `true`. Ask ``ConsentBridge/needsConsentUI(store:expiry:now:)`` at launch
-    /// and when the network becomes reachable again.
+    /// vendor list eventually apply. Default `true`. Ask ``ConsentBridge/needsConsentUI(store:expiry:now:migration:)``
+    /// at launch and when the network becomes reachable again.
     public var retriesHostedPage = true
 
     /// Creates a policy.

@@ -4,8 +4,8 @@ import Foundation
 ///
 /// The prewarmer owns the decision and the lifecycle; the platform glue only creates and destroys the web view:
 /// - ``prewarm(configuration:store:trackingAuthorizer:makeWebView:)`` creates a web view and a ``ConsentBridge`` and
-///   starts loading **only when** ``ConsentBridge/needsConsentUI(store:expiry:now:)`` says consent is needed, and
-///   not when the configuration asks for App Tracking Transparency before the CMP
+///   starts loading **only when** ``ConsentBridge/needsConsentUI(store:expiry:now:migration:)`` says consent is
+///   needed, and not when the configuration asks for App Tracking Transparency before the CMP
 ///   (``TrackingPolicy/Timing/beforeCMP``): that prompt must not appear at launch without a consent UI;
 /// - the pre-warmed page's ready timeout starts only when a UI presents it (``ConsentBridge/beginPresentation()``):
 ///   off-screen, WebKit may throttle the page's timers, and a slow start there must not end in a timeout;
@@ -13,9 +13,9 @@ import Foundation
 /// - ``take(matching:trackingAuthorizer:)`` hands the bridge and its web view over to the UI, which then owns them
 ///   (the prewarmer forgets them), only when the UI asks for the same page: the same URL, mode (a settings request
 ///   never gets the first layer), dialect, origins, fallback, timeouts, tracking policy and tracking client;
-/// - it is released (the bridge invalidated, ``release`` called with the web view) on ``didReceiveMemoryWarning()``,
-///   after ``idleTimeout`` seconds without a ``take()``, when the page's run ends on its own (a load failure, the
-///   ready timeout) and on ``releasePrewarmed()``.
+/// - it is released (the bridge invalidated, the `release` closure of ``init(idleTimeout:scheduler:release:)`` called
+///   with the web view) on ``didReceiveMemoryWarning()``, after ``idleTimeout`` seconds without a ``take()``, when the
+///   page's run ends on its own (a load failure, the ready timeout) and on ``releasePrewarmed()``.
 ///
 /// ```swift
 /// let prewarmer = ConsentPrewarmer<MyWebView>(release: { $0.close() })

@@ -178,7 +178,7 @@ package struct ConsentCommit: Sendable {
     }
 }
 
-/// Why ``ConsentCommit`` refused consent. Nothing is stored.
+/// Why the core's `ConsentCommit` refused consent. Nothing is stored.
 public enum ConsentCommitError: Error, Sendable, Hashable, CustomStringConvertible {
     /// There is no TC string, no US Privacy string and no GPP string with a section.
     case noConsent

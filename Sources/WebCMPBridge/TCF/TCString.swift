@@ -3,7 +3,7 @@ import Foundation
 /// A decoded IAB TCF v2 Transparency & Consent string (TCF v2.2 / 2.3 layout; v2.0 and v2.1 strings decode too).
 ///
 /// The model holds every field of the core segment and of the optional segments. Optional segments that were absent
-/// are `nil`. Decode a string with ``TCString/init(decoding:)`` and produce one with ``TCString/encoded``.
+/// are `nil`. Decode a string with ``TCString/init(decoding:)`` and produce one with ``TCString/encoded()``.
 ///
 /// Spec: "Transparency and Consent String with Global Vendor & CMP List Formats" v2.2,
 /// <https://github.com/InteractiveAdvertisingBureau/GDPR-Transparency-and-Consent-Framework/blob/master/TCFv2/IAB%20Tech%20Lab%20-%20Consent%20string%20and%20vendor%20list%20formats%20v2.md>,
