@@ -3,7 +3,7 @@
 #include <jsc/jsc.h>
 #include <malloc.h>
 
-/* Swift cannot call C variadic functions: these wrap the two this package needs. */
+/* Swift cannot call C variadic functions: these wrap the ones this package needs. */
 
 /* A web context with its own website data manager: its data (local storage, IndexedDB, caches …) under data_dir and
    cache_dir and its cookies in cookie_file (SQLite), or, when data_dir is NULL, an ephemeral one that keeps nothing
@@ -27,4 +27,13 @@ static inline WebKitWebContext *webcmp_web_context_new(const char *data_dir, con
 static inline GtkWidget *webcmp_web_view_new(WebKitWebContext *context, WebKitUserContentManager *content_manager) {
     return GTK_WIDGET(g_object_new(WEBKIT_TYPE_WEB_VIEW, "web-context", context,
                                    "user-content-manager", content_manager, NULL));
+}
+
+/* Whether GTK asks applications for the dark variant of the theme (GtkSettings "gtk-application-prefer-dark-theme").
+   WebKitGTK takes a web view's appearance from it: pages then match `prefers-color-scheme: dark`. */
+static inline void webcmp_set_prefers_dark_theme(gboolean dark) {
+    GtkSettings *settings = gtk_settings_get_default();
+    if (settings) {
+        g_object_set(settings, "gtk-application-prefer-dark-theme", dark, NULL);
+    }
 }

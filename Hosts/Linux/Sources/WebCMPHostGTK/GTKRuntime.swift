@@ -29,6 +29,12 @@ public enum GTKRuntime {
         return created
     }
 
+    /// Whether pages see `prefers-color-scheme: dark`: GTK's "prefer the dark theme" setting, from which WebKitGTK
+    /// takes a web view's appearance. Set it before creating a ``GTKWebView`` (default: `false`, light).
+    public static var prefersDarkColorScheme = false {
+        didSet { webcmp_set_prefers_dark_theme(prefersDarkColorScheme ? 1 : 0) }
+    }
+
     /// Initialises GTK once. Needs a display (run under `xvfb-run -a`).
     ///
     /// Tries up to five times, 200 ms apart: an X server such as Xvfb resets when its last client disconnects, and a

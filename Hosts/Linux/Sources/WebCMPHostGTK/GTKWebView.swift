@@ -42,14 +42,27 @@ public final class GTKWebView: CMPWebView {
     private var requestedLoad: WebViewLoadID?
     private(set) var activeLoad: WebViewLoadID?
 
-    /// Creates the web view in an offscreen GTK window, in the process's web context (``GTKRuntime/webContext``, whose
-    /// website data follows ``GTKRuntime/websiteDataDirectory``). Call ``GTKRuntime/initialize()`` first.
-    public init() {
+    /// The view's size in pixels (CSS pixels: the offscreen window has scale 1), as created.
+    public let width: Int
+    public let height: Int
+
+    /// The default size: a phone's screen in points (390×844, an iPhone 12 to 14).
+    public nonisolated static let defaultSize = (width: 390, height: 844)
+
+    /// Creates the web view in an offscreen GTK window of `width`×`height` pixels (default ``defaultSize``), in the
+    /// process's web context (``GTKRuntime/webContext``, whose website data follows
+    /// ``GTKRuntime/websiteDataDirectory``). Call ``GTKRuntime/initialize()`` first; the page's
+    /// `prefers-color-scheme` follows ``GTKRuntime/prefersDarkColorScheme`` when the view is created.
+    public init(width: Int = GTKWebView.defaultSize.width, height: Int = GTKWebView.defaultSize.height) {
+        self.width = width
+        self.height = height
         contentManager = webkit_user_content_manager_new()!
         let widget = webcmp_web_view_new(GTKRuntime.webContext, contentManager)!
         view = UnsafeMutableRawPointer(widget).assumingMemoryBound(to: WebKitWebView.self)
         window = gtk_offscreen_window_new()
-        gtk_window_set_default_size(UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkWindow.self), 390, 844)
+        gtk_window_set_default_size(UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkWindow.self),
+                                    Int32(width), Int32(height))
+        gtk_widget_set_size_request(widget, Int32(width), Int32(height))
         gtk_container_add(UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkContainer.self), widget)
         gtk_widget_show_all(window)
         for object in [UnsafeMutableRawPointer(widget), UnsafeMutableRawPointer(contentManager)] {
@@ -158,6 +171,25 @@ public final class GTKWebView: CMPWebView {
             let request = Unmanaged.passRetained(EvaluationBox(continuation))
             webkit_web_view_call_async_javascript_function(
                 view, body, -1, nil, nil, nil, nil, evaluationFinished, request.toOpaque())
+        }
+    }
+
+    /// Why ``writeSnapshot(toPNG:)`` wrote no image.
+    public struct SnapshotError: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    /// The size in pixels of the image written, or why none was.
+    public typealias SnapshotResult = Result<(width: Int, height: Int), SnapshotError>
+
+    /// Writes what the view shows — its visible region (`WEBKIT_SNAPSHOT_REGION_VISIBLE`), as an app user sees it —
+    /// as a PNG file at `path` (`webkit_web_view_get_snapshot`, then cairo) and returns the image's size in pixels.
+    public func writeSnapshot(toPNG path: String) async -> SnapshotResult {
+        guard !isClosed else { return .failure(SnapshotError(description: "the web view is closed")) }
+        return await withCheckedContinuation { continuation in
+            let request = Unmanaged.passRetained(SnapshotBox(path: path, continuation))
+            webkit_web_view_get_snapshot(view, WEBKIT_SNAPSHOT_REGION_VISIBLE, WEBKIT_SNAPSHOT_OPTIONS_NONE, nil,
+                                         snapshotFinished, request.toOpaque())
         }
     }
 
@@ -309,6 +341,40 @@ private let evaluationFinished: GAsyncReadyCallback = { source, result, userData
     }
     defer { g_free(json) }
     box.continuation.resume(returning: String(cString: json))
+}
+
+/// Carries a snapshot's target file and continuation through GLib's async callback.
+final class SnapshotBox: @unchecked Sendable {
+    let path: String
+    let continuation: CheckedContinuation<GTKWebView.SnapshotResult, Never>
+    init(path: String, _ continuation: CheckedContinuation<GTKWebView.SnapshotResult, Never>) {
+        self.path = path
+        self.continuation = continuation
+    }
+}
+
+private let snapshotFinished: GAsyncReadyCallback = { source, result, userData in
+    guard let userData else { return }
+    let box = Unmanaged<SnapshotBox>.fromOpaque(userData).takeRetainedValue()
+    func failure(_ text: String) { box.continuation.resume(returning: .failure(GTKWebView.SnapshotError(description: text))) }
+    var error: UnsafeMutablePointer<GError>?
+    let view = UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: WebKitWebView.self)
+    guard let view, let surface = webkit_web_view_get_snapshot_finish(view, result, &error) else {
+        let message = error.map { String(cString: $0.pointee.message) } ?? "WebKit returned no image"
+        if let error { g_error_free(error) }
+        return failure("no snapshot: \(message)")
+    }
+    defer { cairo_surface_destroy(surface) }
+    // WebKitGTK (GTK 3) returns an image surface; map any other kind to one to learn its size.
+    let image = cairo_surface_map_to_image(surface, nil)
+    let width = Int(cairo_image_surface_get_width(image))
+    let height = Int(cairo_image_surface_get_height(image))
+    cairo_surface_unmap_image(surface, image)
+    let status = cairo_surface_write_to_png(surface, box.path)
+    guard status == CAIRO_STATUS_SUCCESS else {
+        return failure("cannot write \(box.path): \(cairo_status_to_string(status).map { String(cString: $0) } ?? "cairo error")")
+    }
+    box.continuation.resume(returning: .success((width, height)))
 }
 
 private let nativeObjectFinalizedFunction: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GObject>?) -> Void = {

@@ -26,6 +26,10 @@ public final class HostSession: ConsentBridgeDelegate {
         /// Ends the web content process once, when the page is first ready (before any click), as iOS does to apps in
         /// the background; the bridge reloads the page once.
         public var terminateWebProcessWhenReady = false
+        /// Ends the run once the page shows its UI and has then been quiet (no event) for ``settle`` seconds: it is
+        /// ready and, in settings mode, its preferences are open (a Gravito or Onesecondbefore page gives no UI
+        /// signal: ready counts). For screenshots; without clicks only.
+        public var endsWhenShown = false
 
         public init(url: URL, dialect: CMPDialect?) {
             self.url = url
@@ -92,6 +96,9 @@ public final class HostSession: ConsentBridgeDelegate {
                 if bridge.state == .ready { return true }   // the termination signal has not arrived yet
                 termination = 2
             }
+            if options.endsWhenShown, pageLoaded, isShown, Date().timeIntervalSince(lastEventAt) > options.settle {
+                return false
+            }
             if !clicking, !clicksDone, bridge.state == .ready || pageLoaded { startClicks() }
             if options.clicks.isEmpty {
                 if bridge.state != .loading, Date().timeIntervalSince(started) >= options.timeout { return false }
@@ -116,6 +123,20 @@ public final class HostSession: ConsentBridgeDelegate {
     }
 
     private var pageLoaded = false
+
+    /// Whether the page shows what the mode asks for (see ``Options/endsWhenShown``).
+    private var isShown: Bool {
+        options.mode != .settings || bridge.privacySettingsOpenedBy != nil
+            || bridge.dialect == .gravito || bridge.dialect == .onesecondbefore
+    }
+
+    /// Writes what the page shows as a PNG file (``GTKWebView/writeSnapshot(toPNG:)``), waiting at most 10 s.
+    public func writeSnapshot(to file: URL) -> GTKWebView.SnapshotResult {
+        var result: GTKWebView.SnapshotResult?
+        Task { @MainActor in result = await view.writeSnapshot(toPNG: file.path) }
+        GTKRuntime.run(until: Date().addingTimeInterval(10)) { result == nil }
+        return result ?? .failure(GTKWebView.SnapshotError(description: "no snapshot within 10 s"))
+    }
 
     private func startClicks() {
         clicking = true

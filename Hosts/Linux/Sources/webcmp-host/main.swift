@@ -6,9 +6,10 @@ let usage = """
     usage: webcmp-host run URL [--dialect gravito|onesecondbefore|tcf|auto] [--click ID ...] [--state DIR]
                                [--timeout S] [--settle S] [--allow-origin ORIGIN ...] [--eval EXPRESSION ...] [--json]
                                [--settings [--settings-url URL] [--settings-call CALL | --settings-preset NAME]]
-                               [--fallback FILE] [--terminate-web-process]
+                               [--fallback FILE] [--terminate-web-process] [--size WxH]
            webcmp-host check URL [--dialect …] [--click ID ...] [--timeout S] [--settle S] [--settings]
                                  [--settings-url URL] [--settings-call CALL | --settings-preset NAME] [--fallback FILE]
+                                 [--screenshot DIR [--size WxH]]
            webcmp-host share URL --state DIR [--content-origin ORIGIN ...] [--preset NAME ...]
                                  [--seed cookie|localStorage:NAME:VALUE ...] [--update-from DIR] [--eval EXPRESSION ...]
                                  [--settle S] [--json]
@@ -35,6 +36,14 @@ let usage = """
            "Privacy settings" works (the page reopened in settings mode with the stored consent stays open), and
            whether the saved TC string carries the DisclosedVendors segment TCF 2.3 requires of strings created on or
            after 2026-02-28 (row "TCF 2.3: disclosed vendors present"; FAIL when it does not).
+    --screenshot DIR  (check) also writes PNG pictures of the page as an app user sees it on a phone, so the CMP
+           page's owner can look at them: DIR/first-layer-light.png, first-layer-dark.png (the first layer, nothing
+           stored), settings-light.png, settings-dark.png (settings mode, with the consent the check stored), each
+           in its own run without clicks once the page shows its UI, its document is complete, its fonts are loaded
+           and it has been quiet for 0.5 s; dark = the page sees prefers-color-scheme: dark. DIR is created if
+           missing. Each file is a row (FAIL with the reason when it cannot be taken, has another size or the page
+           saw the other color scheme); the report lists the files written.
+    --size WxH  the web view's size in pixels (default 390x844, a phone); with --screenshot, the pictures' size.
     --settings  opens the page in settings mode (ConsentUIMode.settings: the stored record is injected and the
            dialect's PrivacySettingsOpener applies, e.g. layer=settings or __tcfapi('displayConsentUi')).
            --settings-url URL opens that page instead (PrivacySettingsOpener(url:); its origin is allowed).
@@ -102,6 +111,8 @@ struct Arguments {
     var settingsURL: URL?
     var settingsCall: PrivacySettingsCall?
     var fallback: URL?
+    var screenshot: URL?
+    var size = GTKWebView.defaultSize
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -143,6 +154,8 @@ struct Arguments {
             case "--seed": seeds.append(try value(argument))
             case "--update-from": updateFrom = URL(fileURLWithPath: try value(argument), isDirectory: true)
             case "--fallback": fallback = URL(fileURLWithPath: try value(argument))
+            case "--screenshot": screenshot = URL(fileURLWithPath: try value(argument), isDirectory: true)
+            case "--size": size = try parseSize(try value(argument))
             case "--timeout":
                 guard let seconds = TimeInterval(try value(argument)), seconds > 0, seconds <= 600 else {
                     throw UsageError(description: "--timeout takes seconds from 0 to 600")
@@ -211,7 +224,7 @@ func makeStore(_ arguments: Arguments) -> ConsentStore {
 }
 
 @MainActor
-func runSession(_ arguments: Arguments, url: URL, store: ConsentStore) -> HostSession {
+func runSession(_ arguments: Arguments, url: URL, store: ConsentStore, endsWhenShown: Bool = false) -> HostSession {
     var options = HostSession.Options(url: url, dialect: arguments.dialect)
     options.clicks = arguments.clicks
     options.timeout = arguments.timeout
@@ -222,7 +235,8 @@ func runSession(_ arguments: Arguments, url: URL, store: ConsentStore) -> HostSe
     options.settingsCall = arguments.settingsCall
     options.fallback = fallbackPage(arguments)
     options.terminateWebProcessWhenReady = arguments.terminateWebProcess
-    let view = GTKWebView()
+    options.endsWhenShown = endsWhenShown
+    let view = GTKWebView(width: arguments.size.width, height: arguments.size.height)
     let session = HostSession(options: options, store: store, view: view)
     session.run()
     return session
@@ -259,6 +273,9 @@ func checkCommand(_ arguments: Arguments) -> Int32 {
     guard let storage = try? KeyValueStorage.jsonFile(in: state) else { fail("cannot create a temporary state", code: 2) }
     let store = ConsentStore(storage: storage)
     var rows: [(String, Bool?, String)] = []
+    // The first layer as a new user sees it: taken before any run of the check stores consent or website data.
+    var screenshots = Screenshots(arguments)
+    screenshots?.take(settings: false, url: url, store: .inMemory())
 
     let first = runSession(arguments, url: url, store: store)
     let events = first.log
@@ -319,9 +336,16 @@ func checkCommand(_ arguments: Arguments) -> Int32 {
         let settingsURL = fallbackRestoreURL(&settings) ?? url
         rows.append(settingsRow(settings, url: settingsURL, store: store))
     }
+    if screenshots != nil {
+        // Settings mode as the settings row opens it: with the consent the check stored, if any.
+        var settings = arguments
+        let settingsURL = fallbackRestoreURL(&settings) ?? url
+        screenshots?.take(settings: true, url: settingsURL, store: store, arguments: settings)
+    }
     rows += fallbackRows(arguments, log: events, store: store)
     let keys = store.keysJSON().objectValue ?? [:]
     rows.append(("IAB keys written", arguments.clicks.isEmpty ? nil : !keys.isEmpty, "\(keys.count) keys"))
+    rows += screenshots?.rows ?? []
 
     let conforms = rows.allSatisfy { $0.1 != false }
     let width = rows.map(\.0.count).max() ?? 0
@@ -333,6 +357,11 @@ func checkCommand(_ arguments: Arguments) -> Int32 {
     if !keys.isEmpty {
         print("IAB keys:")
         for key in keys.keys.sorted() { print("  \(key) = \(JavaScriptLiteral.expression(keys[key]!))") }
+    }
+    if let screenshots {
+        print("Screenshots (\(arguments.size.width)×\(arguments.size.height)) in \(screenshots.directory.path):")
+        if screenshots.files.isEmpty { print("  (none)") }
+        for file in screenshots.files { print("  " + file.path) }
     }
     print(conforms ? "Result: conforms" : "Result: does not conform")
     return conforms ? 0 : 1
