@@ -154,4 +154,16 @@ enum DocumentationSamples {
         }
         return try consentFlowStoresTheChoiceAndSurvivesTheFallback()
     }
+
+    // UsingConsentInAppExtensions.md — reading consent in an extension
+    static func usingConsentInAppExtensions() {
+        let store = ConsentStore.userDefaults(suiteName: "group.com.example.news")
+        let keys = store.iabKeys()                  // exactly the keys the app wrote, as an ad SDK reads them
+        if case .string(let tcString)? = keys["IABTCF_TCString"] {
+            print("the user's TC string:", tcString)
+        }
+        // Read-only in the extension: no migration of a previous SDK's keys.
+        let consentInForce = ConsentBridge.needsConsentUI(store: store, migration: .disabled) == nil
+        _ = consentInForce
+    }
 }
