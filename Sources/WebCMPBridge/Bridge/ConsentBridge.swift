@@ -32,7 +32,7 @@ public final class ConsentBridge {
     public var dialect: CMPDialect? { detection.current }
 
     /// The most recent events (up to ``eventLogCapacity``), for tests and the Linux host.
-    package private(set) var eventLog: [ConsentBridgeEvent] = []
+    package internal(set) var eventLog: [ConsentBridgeEvent] = []
     /// How many events ``eventLog`` keeps; older ones are dropped so that a long-lived page cannot grow memory.
     package static let eventLogCapacity = 256
 
@@ -73,7 +73,7 @@ public final class ConsentBridge {
     var trackingPending = false
     var isPresented = false
     var presentationWaiters: [CheckedContinuation<Void, Never>] = []
-    private var continuations: [UUID: AsyncStream<ConsentBridgeEvent>.Continuation] = [:]
+    var continuations: [UUID: AsyncStream<ConsentBridgeEvent>.Continuation] = [:]
 
     /// Creates a bridge.
     /// - Parameters:
@@ -93,19 +93,6 @@ public final class ConsentBridge {
         detection = DialectDetection(configured: configuration.dialect)
         renewalReason = Self.needsConsentUI(
             store: store, expiry: configuration.expiry, now: scheduler.now(), migration: configuration.migration)
-    }
-
-    /// A new stream of this bridge's events from now on. It finishes when the bridge is invalidated.
-    public func events() -> AsyncStream<ConsentBridgeEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: ConsentBridgeEvent.self)
-        guard state != .invalidated else {
-            continuation.finish()
-            return stream
-        }
-        let id = UUID()
-        continuations[id] = continuation
-        continuation.onTermination = { [weak self] _ in Task { @MainActor in self?.continuations[id] = nil } }
-        return stream
     }
 
     // MARK: Lifecycle
@@ -323,13 +310,5 @@ public final class ConsentBridge {
         case .settingsCall(let attempt, let result):
             settingsCallReported(result, attempt: attempt)
         }
-    }
-
-    func report(_ event: ConsentBridgeEvent) {
-        guard state != .invalidated else { return }
-        if eventLog.count == Self.eventLogCapacity { eventLog.removeFirst(Self.eventLogCapacity / 4) }
-        eventLog.append(event)
-        delegate?.bridge(self, didReceive: event)
-        for continuation in continuations.values { continuation.yield(event) }
     }
 }
