@@ -210,8 +210,9 @@ import Testing
         ("CAAAAAAAAQA.QA", 2, Array(repeating: 0, count: 16), [0, 0, 0]),
         ("CAAAAAABEQA.QA", 2, Array(repeating: 0, count: 11) + [1, 0, 0, 0, 0], [0, 1, 0]),
         ("CAAAAAAAAQRA.QA", 2, Array(repeating: 0, count: 15) + [1], [0, 0, 1]),
-        // GppModel.test.ts:464: version 1 in the version 2 length (an older encoder); read as 12 + 2 entries.
-        ("BAAAAAAAAABA.QA", 1, Array(repeating: 0, count: 12), [0, 0]),
+        // GppModel.test.ts:464: version 1 in the version 2 length (iabgpp-es 3.1.x and iabgpp-java 3.2.x wrote it);
+        // read as version 2 with 16 + 3 entries, as iabgpp-java 4.0.0-RC1 does (GPPUSLengthRuleTests).
+        ("BAAAAAAAAABA.QA", 2, Array(repeating: 0, count: 16), [0, 0, 0]),
     ])
     func usnatVersionsAndLengths(string: String, version: Int, sensitive: [Int], knownChild: [Int]) throws {
         let usnat = try #require(GPPUSSection.catalog[7])

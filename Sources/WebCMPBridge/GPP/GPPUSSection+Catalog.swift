@@ -23,6 +23,8 @@ extension GPPUSSection {
     /// The sections in id order.
     static let all: [GPPUSSection] = [
         // 7 usnat: version 1 (SensitiveDataProcessing 12, KnownChildSensitiveDataConsents 2) and version 2 (16, 3).
+        // Deployed encoders wrote version 1 with version 2's lengths: the core's length picks the layout read, and
+        // nothing it carries is dropped (GPPUSSection.resultLayout(declared:read:)). The only section with two.
         GPPUSSection(
             id: 7, apiName: "usnat",
             layouts: [

@@ -28,13 +28,6 @@ struct GPPUSSection: Sendable, Hashable {
 
         /// The number of bits of the fields.
         var bitCount: Int { fields.reduce(0) { $0 + $1.bitCount } }
-
-        /// The lengths in characters an encoder produces for this layout: the bits padded to a multiple of 6, or
-        /// (as the IAB reference encoder does) first to a multiple of 8 and then of 6.
-        var encodedLengths: Set<Int> {
-            let bits = bitCount
-            return [(bits + 5) / 6, ((bits + 7) / 8 * 8 + 5) / 6]
-        }
     }
 
     /// The optional sub-section a section defines.
@@ -49,7 +42,7 @@ struct GPPUSSection: Sendable, Hashable {
     var keyPrefix: String { apiName.uppercased() }
 
     /// Whether the core starts with a 6-bit `Version` field.
-    var hasVersionField: Bool { layouts.first?.fields.first?.name == "Version" }
+    var hasVersionField: Bool { layouts.first?.fields.first?.name == GPPUSSection.versionField }
 
     /// The layout of `version`, if the section defines it.
     func layout(version: Int) -> Layout? {

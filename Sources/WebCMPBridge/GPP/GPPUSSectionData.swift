@@ -4,7 +4,9 @@
 struct GPPUSSectionData: Sendable, Hashable {
     /// The section's description.
     var section: GPPUSSection
-    /// The section version (`Version` field), or 1 for sections without one (24–27).
+    /// The section version whose layout the fields follow, also the value of the `Version` field; 1 for sections
+    /// without one (24–27). For usnat it can differ from the string's own `Version` (a version 1 string with version
+    /// 2's lengths is version 2 here): see ``GPPUSSection/resultLayout(declared:read:)``.
     var version: Int
     /// The core and optional sub-section fields, in encoding order.
     var fields: [Field]
