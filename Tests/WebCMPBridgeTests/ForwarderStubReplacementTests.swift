@@ -47,6 +47,27 @@ import Testing
         #expect(Self.tcfEvents(posted) == ["tcloaded", "useractioncomplete"])
     }
 
+    /// The user acts before the forwarder noticed the replacement: the new registration is answered at once with the
+    /// CMP's current state (useractioncomplete), which was already posted through the drained stub listener.
+    @Test func aRegistrationAfterTheUsersChoiceDoesNotRepostIt() throws {
+        let posted = try Self.posted(Self.stub + """
+            setTimeout(() => {
+              const listeners = [];
+              let status = null;
+              const tcData = (s) => ({ tcString: 'CQ-reject', gdprApplies: true, eventStatus: s, cmpId: 300, cmpVersion: 2 });
+              const cmp = (cmd, v, cb) => {
+                if (cmd === 'ping') cb({ cmpLoaded: true, cmpStatus: 'loaded' }, true);
+                if (cmd === 'addEventListener') { listeners.push(cb); if (status) cb(tcData(status), true); }
+              };
+              w.__tcfapi = cmp;
+              queue.forEach(([cmd, v, cb, arg]) => cmp(cmd, v, cb, arg));
+              status = 'useractioncomplete';
+              listeners.forEach((cb) => cb(tcData(status), true));   // before the forwarder's next look
+            }, 100);
+            """)
+        #expect(Self.tcfEvents(posted) == ["useractioncomplete"])
+    }
+
     @Test func withoutAReplacementOnlyTheOriginalListenerPosts() throws {
         let posted = try Self.posted("""
             w.__tcfapi = (cmd, v, cb) => {

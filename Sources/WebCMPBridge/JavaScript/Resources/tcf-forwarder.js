@@ -57,9 +57,11 @@
   // So the function is looked up on every call, and the event listener is registered again on each new function;
   // only the newest registration posts (a CMP that drained the stub's queued listener would otherwise post twice).
   var tcfGeneration = 0;
-  // The same tcloaded twice (the stub's drained listener, then the new registration) is posted once.
+  // A registration on a replacing CMP is answered at once with the CMP's current state (TCF: "the callback shall be
+  // called immediately"), which the stub's drained listener may already have posted: a consent event identical to
+  // the last one posted is posted once.
   var stringify = JSON.stringify;
-  var lastLoaded = null;
+  var lastPosted = null;
   var listenTCF = function (tcfapi) {
     var generation = ++tcfGeneration;
     try {
@@ -77,8 +79,8 @@
           cmpId: num(tcData.cmpId), cmpVersion: num(tcData.cmpVersion)
         };
         var text = stringify(message);
-        if (status === 'tcloaded' && text === lastLoaded) { return; }
-        lastLoaded = status === 'tcloaded' ? text : null;
+        if (text === lastPosted) { return; }
+        lastPosted = text;
         post(message);
         readUSP();
       });
