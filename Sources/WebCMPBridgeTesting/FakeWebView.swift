@@ -8,7 +8,9 @@ import WebCMPBridge
 ///   **after** the new load began (queued until ``deliverPendingEvents()`` or the next event the test triggers), and
 ///   ``url`` is then already the new URL; the failure names the URL that failed, as the error's
 ///   `NSURLErrorFailingURLErrorKey` does;
-/// - a navigation the navigation policy stops fails with `WebKitErrorDomain` 102 (frame load interrupted);
+/// - a navigation the navigation policy stops fails with `WebKitErrorDomain` 102 (frame load interrupted), as
+///   WebKit reports a cancelled redirect or response (for a new navigation action it may report nothing; the fake
+///   takes the harsher case);
 /// - `window.open` and `target=_blank` reach the navigation policy as a new-window request, as they reach
 ///   `WKUIDelegate.webView(_:createWebViewWith:for:windowFeatures:)`, and never load in this view;
 /// - a second script message handler of a name someone else registered fails (`WKUserContentController` raises
