@@ -26,26 +26,9 @@ import Testing
         var testDescription: String { "\(section) (\(shape))" }
     }
 
-    struct FixtureValue: Decodable {
-        var value: IABValue
+    typealias FixtureValue = TestFixtures.KeyValue
 
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let number = try? container.decode(Int.self) {
-                value = .int(number)
-            } else {
-                value = .string(try container.decode(String.self))
-            }
-        }
-    }
-
-    static let cases: [Case] = {
-        guard let url = Bundle.module.url(forResource: "Fixtures/gpp-usnat-lengths", withExtension: "json"),
-            let data = try? Data(contentsOf: url),
-            let fixture = try? JSONDecoder().decode(Fixture.self, from: data)
-        else { return [] }
-        return fixture.cases
-    }()
+    static let cases: [Case] = TestFixtures.decode("gpp-usnat-lengths", as: Fixture.self)?.cases ?? []
 
     @Test func fixtureHasBothShapesInBothLabels() {
         #expect(Self.cases.count >= 10)

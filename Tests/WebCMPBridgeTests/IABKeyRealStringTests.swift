@@ -51,26 +51,9 @@ import Testing
     }
 
     /// A fixture value: a JSON number is a Number key, a JSON string a String key.
-    struct FixtureValue: Decodable {
-        var value: IABValue
+    typealias FixtureValue = TestFixtures.KeyValue
 
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let number = try? container.decode(Int.self) {
-                value = .int(number)
-            } else {
-                value = .string(try container.decode(String.self))
-            }
-        }
-    }
-
-    static let cases: [Case] = {
-        guard let url = Bundle.module.url(forResource: "Fixtures/keys-real-strings", withExtension: "json"),
-            let data = try? Data(contentsOf: url),
-            let fixture = try? JSONDecoder().decode(Fixture.self, from: data)
-        else { return [] }
-        return fixture.cases
-    }()
+    static let cases: [Case] = TestFixtures.decode("keys-real-strings", as: Fixture.self)?.cases ?? []
 
     static func expected(_ fixture: Case) -> [IABKey: IABValue] {
         Dictionary(uniqueKeysWithValues: fixture.keys.map { (IABKey(rawValue: $0.key), $0.value.value) })

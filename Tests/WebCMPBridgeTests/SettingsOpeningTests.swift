@@ -133,6 +133,17 @@ import Testing
         #expect(harness.bridge.privacySettingsOpenedBy == "__tcfapi('displayConsentUi')")
     }
 
+    /// A Gravito page gives no UI signal: in settings mode its ready message is what counts, and the bridge says so.
+    @Test func aGravitoPageIsOpenedByItsReadyMessage() {
+        let harness = BridgeHarness(dialect: .gravito) { $0.mode = .settings }
+        #expect(harness.bridge.privacySettingsOpenedBy == nil)
+        harness.webView.post("jsHandler", .object(["type": .string("CMP-loaded")]))
+        #expect(harness.bridge.privacySettingsOpenedBy == SettingsOpening.byReadyMessage)
+        let consent = BridgeHarness(dialect: .gravito)
+        consent.webView.post("jsHandler", .object(["type": .string("CMP-loaded")]))
+        #expect(consent.bridge.privacySettingsOpenedBy == nil)   // consent mode: no settings to open
+    }
+
     @Test func forgedResultsAreValidated() {
         let harness = BridgeHarness(dialect: .tcf) { $0.mode = .settings }
         harness.webView.post("webcmpTCF", .object(["type": .string("ready")]))

@@ -18,6 +18,7 @@ extension ConsentBridge {
         let candidates = configuration.settingsOpener.candidates
         guard judgesSettingsByEvidence else {
             if let first = candidates.first { webView?.evaluateJavaScript(first.script) }
+            privacySettingsOpenedBy = SettingsOpening.byReadyMessage
             return
         }
         var opening = settingsOpening ?? SettingsOpening(candidates: candidates)

@@ -60,8 +60,9 @@ public final class ConsentBridge {
     var openedSettings = false
     var settingsOpening: SettingsOpening?
     var settingsTimer: ScheduledWork?
-    /// In ``ConsentUIMode/settings`` mode on a generic TCF/GPP page: what made the CMP show its UI (a
-    /// ``PrivacySettingsCall/name``, or "the page itself"); `nil` until then (see <doc:PrivacySettings>).
+    /// In ``ConsentUIMode/settings`` mode: what made the CMP show its UI (a ``PrivacySettingsCall/name``, or "the page
+    /// itself"); on a Gravito or Onesecondbefore page, which gives no UI signal, "the page (its ready message)" once it
+    /// is ready. `nil` until then (see <doc:PrivacySettings>).
     public internal(set) var privacySettingsOpenedBy: String?
     var userChose = false
     /// Why consent was needed when the bridge was created (`nil`: the stored consent was good).

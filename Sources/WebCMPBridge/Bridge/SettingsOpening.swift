@@ -39,6 +39,8 @@ package struct SettingsOpening: Sendable, Hashable {
 
     /// The name used when the page showed its UI without a call.
     package static let byThePage = "the page itself"
+    /// The name used on a Gravito or Onesecondbefore page, which gives no UI signal: its ready message counts.
+    package static let byReadyMessage = "the page (its ready message)"
 
     /// The candidate calls, in order.
     package let candidates: [PrivacySettingsCall]

@@ -47,8 +47,9 @@ public final class HostSession: ConsentBridgeDelegate {
     private var clicking = false
     private var clicksDone = false
     private var finished = false
-    /// 0: not asked or not yet terminated; 1: terminated, waiting for the bridge to reload; 2: reloading or done.
-    private var termination = 0
+    /// Where ``Options/terminateWebProcessWhenReady`` is.
+    private enum Termination { case pending, waitingForReload, done }
+    private var termination = Termination.pending
 
     public init(options: Options, store: ConsentStore, view: GTKWebView) {
         self.options = options
@@ -85,16 +86,16 @@ public final class HostSession: ConsentBridgeDelegate {
         let deadline = started.addingTimeInterval(options.timeout + 5)
         GTKRuntime.run(until: deadline) {
             if finished { return false }
-            if options.terminateWebProcessWhenReady, termination == 0, bridge.state == .ready {
-                termination = 1
+            if options.terminateWebProcessWhenReady, termination == .pending, bridge.state == .ready {
+                termination = .waitingForReload
                 pageLoaded = false
                 record(["type": .string("terminateWebProcess")])
                 view.terminateWebProcess()
                 return true
             }
-            if termination == 1 {
+            if termination == .waitingForReload {
                 if bridge.state == .ready { return true }   // the termination signal has not arrived yet
-                termination = 2
+                termination = .done
             }
             if options.endsWhenShown, pageLoaded, isShown, Date().timeIntervalSince(lastEventAt) > options.settle {
                 return false
@@ -124,10 +125,10 @@ public final class HostSession: ConsentBridgeDelegate {
 
     private var pageLoaded = false
 
-    /// Whether the page shows what the mode asks for (see ``Options/endsWhenShown``).
+    /// Whether the page shows what the mode asks for (see ``Options/endsWhenShown``): in settings mode, what the
+    /// bridge says opened the settings.
     private var isShown: Bool {
         options.mode != .settings || bridge.privacySettingsOpenedBy != nil
-            || bridge.dialect == .gravito || bridge.dialect == .onesecondbefore
     }
 
     /// Writes what the page shows as a PNG file (``GTKWebView/writeSnapshot(toPNG:)``), waiting at most 10 s.

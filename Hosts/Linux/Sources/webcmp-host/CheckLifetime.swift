@@ -38,11 +38,9 @@ func settingsRow(_ arguments: Arguments, url: URL, store: ConsentStore) -> (Stri
     let ready = session.log.contains { $0["type"] == .string("uiReady") }
     let errors = session.log.filter { $0["type"] == .string("error") }
     let finished = session.log.first { $0["type"] == .string("uiFinished") }?["reason"]?.stringValue
-    // Evidence, not hope: on a generic TCF/GPP page the CMP must have shown its UI (SettingsOpening); Gravito and
-    // Onesecondbefore pages give no UI signal, so their ready message counts.
-    let dialect = session.bridge.dialect
+    // Evidence, not hope: the bridge says what opened the settings (on a generic TCF/GPP page the CMP must have shown
+    // its UI; Gravito and Onesecondbefore pages give no UI signal, so there their ready message counts).
     let openedBy = session.bridge.privacySettingsOpenedBy
-        ?? (ready && (dialect == .gravito || dialect == .onesecondbefore) ? "the page (its ready message)" : nil)
     let ok = ready && errors.isEmpty && finished == nil && openedBy != nil
     let detail: String
     if let error = errors.first {
