@@ -108,14 +108,14 @@ public struct BridgeConfiguration: Sendable {
 
     /// The consent rules of ``ConsentCommit`` for a save in `dialect`, on a page that reported `pageConfigVersion`.
     func commitRules(
-        dialect: CMPDialect, pageConfigVersion: String?, source: ConsentSource = .cmpPage
+        dialect: any MessageDialect, pageConfigVersion: String?, source: ConsentSource = .cmpPage
     ) -> ConsentCommit.Rules {
         ConsentCommit.Rules(
             cmpSDKID: cmpSDKID, cmpSDKVersion: cmpSDKVersion, gdprApplies: gdprApplies,
             configVersion: pageConfigVersion ?? expiry.currentConfigVersion,
             minimumPolicyVersion: expiry.minimumPolicyVersion,
-            // Gravito always sends its non-TCF data: a save without it clears it.
-            keepsPreviousNonTCFData: dialect != .gravito, source: source,
+            // A dialect that always sends its non-TCF data (Gravito): a save without it clears it.
+            keepsPreviousNonTCFData: !dialect.sendsCompleteNonTCFData, source: source,
             missingDisclosedVendors: missingDisclosedVendors)
     }
 

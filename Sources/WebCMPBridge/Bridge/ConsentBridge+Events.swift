@@ -5,7 +5,7 @@ extension ConsentBridge {
     /// A new stream of this bridge's events from now on. It finishes when the bridge is invalidated.
     public func events() -> AsyncStream<ConsentBridgeEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: ConsentBridgeEvent.self)
-        guard state != .invalidated else {
+        guard !detached else {
             continuation.finish()
             return stream
         }
@@ -17,7 +17,7 @@ extension ConsentBridge {
 
     /// Reports `event` to the log, the delegate and every stream (nothing after ``invalidate()``).
     func report(_ event: ConsentBridgeEvent) {
-        guard state != .invalidated else { return }
+        guard !detached else { return }
         if eventLog.count == Self.eventLogCapacity { eventLog.removeFirst(Self.eventLogCapacity / 4) }
         eventLog.append(event)
         delegate?.bridge(self, didReceive: event)

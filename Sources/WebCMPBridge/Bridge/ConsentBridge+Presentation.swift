@@ -1,36 +1,17 @@
 /// The UI around the bridge: swipe-to-dismiss, the presentation's end, and App Tracking Transparency after it.
 extension ConsentBridge {
     /// Whether the user may dismiss the UI with the system gesture now (``BridgeConfiguration/interactiveDismissal``).
-    public var allowsInteractiveDismissal: Bool {
-        switch configuration.interactiveDismissal {
-        case .always: return true
-        case .never: return false
-        case .afterChoice: return userChose || renewalReason.isNilOrRetry || !isActive
-        }
-    }
+    public var allowsInteractiveDismissal: Bool { machine.allowsInteractiveDismissal }
 
     /// Tells the bridge that a UI now shows its web view. Tracking is then requested only after ``endPresentation()``.
     /// A pre-warmed page's ready timeout starts now (see ``ConsentPrewarmer``).
     public func beginPresentation() {
-        isPresented = true
-        if state == .loading, timeout == nil { armReadyTimeout() }
+        handle(.presentationBegan)
     }
 
     /// Tells the bridge that its UI is gone. When the UI was dismissed before the page finished (the user swiped it
     /// away), the run ends with ``UIFinishReason/dismissedByUser``; a pending tracking request then proceeds.
     public func endPresentation() {
-        isPresented = false
-        if isActive { finish(.dismissedByUser) }
-        let waiters = presentationWaiters
-        presentationWaiters.removeAll()
-        for waiter in waiters { waiter.resume() }
-    }
-
-    func requestTracking() async {
-        do {
-            report(.trackingAuthorization(try await trackingAuthorizer.settledRequest()))
-        } catch {
-            report(.error(.trackingAuthorizationFailed(error)))
-        }
+        handle(.presentationEnded)
     }
 }

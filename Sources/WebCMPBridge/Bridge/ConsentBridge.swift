@@ -11,8 +11,11 @@ import Foundation
 /// A bridge serves one run of the CMP UI: idle → loading → ready → finished → invalidated. Once the UI is finished
 /// nothing the page sends is stored; then, when the app enabled it and the user granted marketing purposes, App
 /// Tracking Transparency is requested once the UI is gone and the app is active, and the bridge invalidates itself
-/// (removing its handlers and scripts and finishing its event streams). Dialect rules: the core's `DialectDetection`
-/// (see <doc:MessageDialects>).
+/// (removing its handlers and scripts and finishing its event streams). Dialect rules: see <doc:MessageDialects>.
+///
+/// Every decision is the core's `BridgeMachine`, a value that takes what happened and returns what to do; the bridge
+/// is its runner: it performs those effects (loads, scripts, commits, reports), owns every timer and task it starts,
+/// and cancels all of them in ``invalidate()``.
 ///
 /// Readiness: a ready message (Gravito `CMP-loaded`/`start`; the forwarder's `ready` once the page's `__tcfapi` or
 /// `__gpp` answers `ping` as loaded), a UI-shown event or a save. Onesecondbefore pages have no ready message: with that dialect configured,
@@ -26,11 +29,6 @@ public final class ConsentBridge {
     public let store: ConsentStore
     /// The delegate.
     public weak var delegate: (any ConsentBridgeDelegate)?
-    /// The current state.
-    public internal(set) var state: State = .idle
-    /// The dialect the page speaks: configured, or detected from its messages.
-    public var dialect: CMPDialect? { detection.current }
-
     /// The most recent events (up to ``eventLogCapacity``), for tests and the Linux host.
     package internal(set) var eventLog: [ConsentBridgeEvent] = []
     /// How many events ``eventLog`` keeps; older ones are dropped so that a long-lived page cannot grow memory.
@@ -38,42 +36,16 @@ public final class ConsentBridge {
 
     let scheduler: BridgeScheduler
     package let trackingAuthorizer: TrackingAuthorizer
-    let decoder: CMPMessageDecoder
-    var detection: DialectDetection
+    /// Every decision: the run's state and rules.
+    var machine: BridgeMachine
     weak var webView: (any CMPWebView)?
-    var timeout: ScheduledWork?
-    private var pendingFinish: ScheduledWork?
-    /// The loads this bridge started; events of replaced ones are ignored (``ConsentBridge/handleLoadEvent(_:)``).
-    var loads = LoadTracker()
+    /// The timers the machine scheduled (a generation number tells a replaced timer's late fire apart).
+    private var timers: [BridgeMachine.Timer: (work: ScheduledWork, generation: Int)] = [:]
+    private var timerGeneration = 0
     /// Every task the bridge started; ``invalidate()`` cancels them.
     var tasks = OwnedTasks()
-    /// Whether the ready timeout waits for ``beginPresentation()`` (a pre-warmed page loads off-screen).
-    var readyTimeoutWaitsForPresentation = false
-    /// Why the web view could not be set up in ``attach(to:)``; ``start()`` then ends the run.
-    private var setupFailure: WebViewSetupError?
-    var configVersion: String?
-    var pageGPP: (string: String, sections: [Int]?)?
-    var pageUSPrivacy: String?
-    var gppProgress = GPPUIProgress()
-    var lastPayload: ConsentPayload?
-    private var announcedReady = false
-    var openedSettings = false
-    var settingsOpening: SettingsOpening?
-    var settingsTimer: ScheduledWork?
-    /// In ``ConsentUIMode/settings`` mode: what made the CMP show its UI (a ``PrivacySettingsCall/name``, or "the page
-    /// itself"); on a Gravito or Onesecondbefore page, which gives no UI signal, "the page (its ready message)" once it
-    /// is ready. `nil` until then (see <doc:PrivacySettings>).
-    public internal(set) var privacySettingsOpenedBy: String?
-    var userChose = false
-    /// Why consent was needed when the bridge was created (`nil`: the stored consent was good).
-    let renewalReason: ConsentRenewalReason?
-    /// Whether the web view shows (or loads) the app's fallback page instead of the hosted one.
-    var showingFallback = false
-    /// Whether the page being loaded has answered (see ``decidePolicy(for:)``).
-    var pageAnswered = false
-    var trackingPending = false
-    var isPresented = false
-    var presentationWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Whether the machine's ``BridgeMachine/Effect/detach`` was performed: nothing is performed afterwards.
+    private(set) var detached = false
     var continuations: [UUID: AsyncStream<ConsentBridgeEvent>.Continuation] = [:]
 
     /// Creates a bridge.
@@ -90,27 +62,38 @@ public final class ConsentBridge {
         self.store = store
         self.scheduler = scheduler
         self.trackingAuthorizer = trackingAuthorizer
-        decoder = CMPMessageDecoder(limits: configuration.limits)
-        detection = DialectDetection(configured: configuration.dialect)
-        renewalReason = Self.needsConsentUI(
-            store: store, expiry: configuration.expiry, now: scheduler.now(), migration: configuration.migration)
+        machine = BridgeMachine(
+            configuration: configuration,
+            renewalReason: Self.needsConsentUI(
+                store: store, expiry: configuration.expiry, now: scheduler.now(), migration: configuration.migration))
     }
+
+    /// The current state.
+    public var state: State { machine.state }
+    /// The dialect the page speaks: configured, or detected from its messages.
+    public var dialect: CMPDialect? { machine.dialect }
+    /// In ``ConsentUIMode/settings`` mode: what made the CMP show its UI (a ``PrivacySettingsCall/name``, or "the page
+    /// itself"); on a Gravito or Onesecondbefore page, which gives no UI signal, "the page (its ready message)" once it
+    /// is ready. `nil` until then (see <doc:PrivacySettings>).
+    public var privacySettingsOpenedBy: String? { machine.privacySettingsOpenedBy }
 
     // MARK: Lifecycle
 
     /// Registers the message handlers and user scripts in `webView` and starts receiving its events.
     public func attach(to webView: any CMPWebView) {
-        guard state == .idle else { return }
+        guard state == .idle, self.webView == nil else { return }
         self.webView = webView
-        webView.eventHandler = { [weak self] event in self?.handle(event) }
+        webView.eventHandler = { [weak self] event in self?.handle(.webView(event)) }
         webView.navigationPolicy = { [weak self] request in self?.decidePolicy(for: request) ?? .allow }
+        var setupFailure: WebViewSetupError?
         do {
-            for dialect in detection.listened { try webView.addMessageHandler(named: dialect.handlerName) }
+            for name in machine.handlerNames { try webView.addMessageHandler(named: name) }
         } catch {
             setupFailure = error
         }
-        if detection.listened.contains(.tcf) { webView.addUserScript(CMPScripts.tcfForwarder) }
-        for failure in CMPScripts.resourceFailures { report(.diagnostic(failure.description)) }
+        for script in machine.userScripts { webView.addUserScript(script) }
+        handle(.attached(
+            setupFailure: setupFailure, resourceFailures: CMPScripts.resourceFailures.map(\.description)))
     }
 
     /// Loads the CMP page and starts the ready timeout. With ``TrackingPolicy/Timing/beforeCMP`` the tracking prompt
@@ -123,18 +106,9 @@ public final class ConsentBridge {
     /// ``start()``; with `readyTimeoutWaitsForPresentation` the ready timeout starts only when a UI presents the page
     /// (``beginPresentation()``): a pre-warmed page loads off-screen, where WebKit may throttle it.
     package func start(readyTimeoutWaitsForPresentation: Bool) {
-        guard state == .idle, webView != nil else { return }
-        state = .loading
-        self.readyTimeoutWaitsForPresentation = readyTimeoutWaitsForPresentation
-        if let setupFailure { return fail(.webViewSetupFailed(setupFailure)) }
-        guard configuration.tracking.shouldRequestBeforeCMP(status: trackingAuthorizer.status()) else { return load() }
-        tasks.start { @MainActor [weak self] in
-            await self?.trackingAuthorizer.waitUntilActive()
-            guard let self, !Task.isCancelled, self.state == .loading else { return }
-            await self.requestTracking()
-            guard !Task.isCancelled else { return }
-            self.load()
-        }
+        handle(.start(
+            readyTimeoutWaitsForPresentation: readyTimeoutWaitsForPresentation,
+            trackingStatus: trackingAuthorizer.status()))
     }
 
     /// Attaches, starts, and waits until the run is over: the UI finished, tracking was requested when due, and the
@@ -149,119 +123,124 @@ public final class ConsentBridge {
         return outcome
     }
 
-    /// Stops everything: cancels the timeout and every task the bridge started (a pending tracking request never
+    /// Stops everything: cancels every timer and every task the bridge started (a pending tracking request never
     /// prompts afterwards), removes the handlers and user scripts, and finishes the event streams. Messages that
     /// arrive afterwards are ignored.
     public func invalidate() {
-        guard state != .invalidated else { return }
-        state = .invalidated
+        handle(.invalidate)
+    }
+
+    /// What the web view does with a navigation of the CMP page: the page stays unless the user follows a link away
+    /// from it, which opens outside the consent UI.
+    ///
+    /// Before the page being loaded has answered (no document from an allowed origin, no finished load, no message),
+    /// a main-frame `http(s)` navigation away from the allowed origins is the load itself going elsewhere — an HTTP
+    /// redirect of the CMP URL to another host or to `https`, a script redirect before the page shows — not a link
+    /// the user followed: it is cancelled and the run fails with ``ConsentBridgeError/loadFailed(_:)`` naming the
+    /// origin (or the fallback page is shown), instead of opening the redirect target in the browser. Add the origin
+    /// to ``BridgeConfiguration/allowedOrigins``, or configure the final URL, to load it in the consent UI.
+    public func decidePolicy(for request: NavigationRequest) -> NavigationDecision {
+        var decision = NavigationDecision.allow
+        for effect in machine.handle(.navigation(request)) {
+            if case .decideNavigation(let answer) = effect { decision = answer } else { perform(effect) }
+        }
+        return decision
+    }
+
+    // MARK: Running the machine
+
+    /// Feeds `input` to the machine and performs its effects, in order. An input that arrives while effects are
+    /// performed (a web view calling back synchronously, the store's answer to a commit) is handled at once, as the
+    /// machine has already moved on: effects are always performed in the order the machine emitted them.
+    func handle(_ input: BridgeMachine.Input) {
+        for effect in machine.handle(input) { perform(effect) }
+    }
+
+    private func perform(_ effect: BridgeMachine.Effect) {
+        guard !detached else { return }
+        switch effect {
+        case .decideNavigation:
+            break
+        case .load(let url, let id):
+            webView?.load(url, id: id)
+        case .evaluate(let script):
+            webView?.evaluateJavaScript(script)
+        case .injectStoredRecord(let origin):
+            webView?.evaluateJavaScript(CMPScripts.cookieData(record: store.record(), targetOrigin: origin))
+        case .commit(let request):
+            handle(.committed(commit(request), trackingStatus: trackingAuthorizer.status()))
+        case .report(let event):
+            report(event)
+        case .schedule(let timer, let seconds):
+            timers[timer]?.work.cancel()
+            timerGeneration += 1
+            let generation = timerGeneration
+            let work = scheduler.schedule(seconds) { [weak self] in self?.timerFired(timer, generation: generation) }
+            timers[timer] = (work, generation)
+        case .cancel(let timer):
+            timers.removeValue(forKey: timer)?.work.cancel()
+        case .waitUntilActive:
+            tasks.start { @MainActor [weak self] in
+                await self?.trackingAuthorizer.waitUntilActive()
+                guard !Task.isCancelled else { return }
+                self?.handle(.appActive)
+            }
+        case .requestTracking:
+            tasks.start { @MainActor [weak self] in
+                guard let authorizer = self?.trackingAuthorizer else { return }
+                let result: Result<TrackingAuthorizationStatus, TrackingAuthorizationError>
+                do throws(TrackingAuthorizationError) {
+                    result = .success(try await authorizer.settledRequest())
+                } catch {
+                    result = .failure(error)
+                }
+                guard !Task.isCancelled else { return }
+                self?.handle(.trackingAnswered(result))
+            }
+        case .clearStore:
+            store.clearAll()
+        case .detach:
+            detach()
+        }
+    }
+
+    /// Runs ``ConsentCommit`` on the request with the stored record and the time now, and stores the result.
+    private func commit(_ request: BridgeMachine.CommitRequest) -> BridgeMachine.CommitOutcome {
+        let commit: ConsentCommit
+        do {
+            commit = try ConsentCommit(
+                payload: request.payload, page: request.page, previous: store.record(), rules: request.rules,
+                now: scheduler.now())
+        } catch {
+            return .refused(ConsentBridgeError(error))
+        }
+        do {
+            try store.apply(commit.keys, record: commit.record)
+        } catch {
+            return .storageFailed(error)
+        }
+        return .stored(commit.summary, diagnostics: commit.diagnostics)
+    }
+
+    private func timerFired(_ timer: BridgeMachine.Timer, generation: Int) {
+        guard timers[timer]?.generation == generation else { return }
+        timers[timer] = nil
+        handle(.timerFired(timer))
+    }
+
+    private func detach() {
+        detached = true
         tasks.cancelAll()
-        timeout?.cancel()
-        timeout = nil
-        pendingFinish?.cancel()
-        pendingFinish = nil
-        settingsTimer?.cancel()
-        settingsTimer = nil
+        for (_, timer) in timers { timer.work.cancel() }
+        timers.removeAll()
         if let webView {
             webView.eventHandler = nil
             webView.navigationPolicy = nil
-            for dialect in detection.listened { webView.removeMessageHandler(named: dialect.handlerName) }
+            for name in machine.handlerNames { webView.removeMessageHandler(named: name) }
             webView.removeAllUserScripts()
         }
         webView = nil
         for continuation in continuations.values { continuation.finish() }
         continuations.removeAll()
-        endPresentation()
-    }
-
-    var isActive: Bool { state == .loading || state == .ready }
-
-    /// Loads `url` (default: the hosted page) as a new load (``LoadTracker``) and (re)starts the ready timeout.
-    func load(_ url: URL? = nil) {
-        guard state == .loading, let webView else { return }
-        armReadyTimeout()
-        pageAnswered = false
-        let target = url ?? configuration.resolvedURL
-        webView.load(target, id: loads.begin(target))
-    }
-
-    /// (Re)starts the ready timeout, unless it waits for a presentation that has not begun.
-    func armReadyTimeout() {
-        timeout?.cancel()
-        timeout = nil
-        guard !readyTimeoutWaitsForPresentation || isPresented else { return }
-        timeout = scheduler.schedule(configuration.readyTimeout) { [weak self] in self?.readyTimeoutFired() }
-    }
-
-    private func readyTimeoutFired() {
-        guard state == .loading, !loadFallback(after: .timeout(seconds: configuration.readyTimeout)) else { return }
-        report(.error(.timeout(seconds: configuration.readyTimeout)))
-        if configuration.clearsConsentOnTimeout { store.clearAll() }
-        finish(.timedOut)
-    }
-
-    /// Ends the UI: nothing is stored afterwards. Then, once the UI is gone and the app is active, a pending tracking
-    /// request is made, and the bridge invalidates itself.
-    func finish(_ reason: UIFinishReason) {
-        guard isActive else { return }
-        state = .finished(reason)
-        timeout?.cancel()
-        timeout = nil
-        pendingFinish?.cancel()
-        pendingFinish = nil
-        settingsTimer?.cancel()
-        settingsTimer = nil
-        report(.uiFinished(reason))
-        guard trackingPending else { return invalidate() }
-        tasks.start { @MainActor [weak self] in
-            while let self, self.isPresented, !Task.isCancelled {
-                await withCheckedContinuation { self.presentationWaiters.append($0) }
-            }
-            guard !Task.isCancelled else { return }
-            await self?.trackingAuthorizer.waitUntilActive()
-            guard let self, !Task.isCancelled, self.state != .invalidated else { return }
-            await self.requestTracking()
-            self.invalidate()
-        }
-    }
-
-    /// Finishes with ``UIFinishReason/consentSaved`` after ``BridgeConfiguration/finishDelay``: CMPs update their GPP
-    /// string just after the TCF event (or the other way round), and what arrives meanwhile is still stored.
-    func finishAfterSettling() {
-        pendingFinish?.cancel()
-        pendingFinish = scheduler.schedule(configuration.finishDelay) { [weak self] in self?.finish(.consentSaved) }
-    }
-
-    /// Marks the page ready and reports ``ConsentBridgeEvent/uiReady(_:)`` once, when the dialect is known.
-    /// `injectRecordTo` answers a Gravito ready message with the stored record (every time the page asks), posted to
-    /// that origin only (the asking page's, already checked against the allowed origins).
-    func becomeReady(injectRecordTo origin: String? = nil) {
-        guard isActive else { return }
-        state = .ready
-        timeout?.cancel()
-        timeout = nil
-        if let origin {
-            webView?.evaluateJavaScript(CMPScripts.cookieData(record: store.record(), targetOrigin: origin))
-        }
-        openSettingsIfNeeded()
-        if let dialect, !announcedReady {
-            announcedReady = true
-            report(.uiReady(dialect))
-        }
-    }
-
-    // MARK: Events from the web view
-
-    private func handle(_ event: WebViewEvent) {
-        guard isActive else { return }
-        guard case .message(let message) = event else { return handleLoadEvent(event) }
-        noteLoadProgress(event)
-        handle(message)
-    }
-
-    func fail(_ error: ConsentBridgeError) {
-        guard !loadFallback(after: error) else { return }
-        report(.error(error))
-        finish(.failed)
     }
 }

@@ -51,13 +51,10 @@ public struct PrivacySettingsOpener: Sendable, Hashable {
     /// CMP page reads.
     public static let layerQueryItem = URLQueryItem(name: "layer", value: "settings")
 
-    /// The default for `dialect`: Gravito, Onesecondbefore and an unknown dialect add ``layerQueryItem``; the generic
-    /// TCF dialect is ``automatic``.
+    /// The default for `dialect`, as its rules say: Gravito, Onesecondbefore and automatic detection (`nil`) add
+    /// ``layerQueryItem``; the generic TCF dialect is ``automatic``.
     public static func `default`(for dialect: CMPDialect?) -> PrivacySettingsOpener {
-        switch dialect {
-        case .tcf?: return .automatic
-        case .gravito?, .onesecondbefore?, nil: return PrivacySettingsOpener(queryItems: [layerQueryItem])
-        }
+        dialect?.rules?.defaultSettingsOpener ?? PrivacySettingsOpener(queryItems: [layerQueryItem])
     }
 }
 

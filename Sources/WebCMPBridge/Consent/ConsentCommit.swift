@@ -14,7 +14,8 @@ import Foundation
 ///   payload's own (TCData `gdprApplies`), else the GPP `applicableSections` when the page reports them (section 2,
 ///   `tcfeuv2`, in force means GDPR applies; other sections only mean it does not), else the configured value.
 ///   `IABTCF_gdprApplies` is written only beside a TC string (never for GPP-only consent);
-/// - the latest GPP signal and US Privacy string of the page fill in a payload without them;
+/// - the latest GPP signal and US Privacy string of the page fill in a payload without them, and a newer page signal
+///   updates the consent saved in the run (``PageSignals``);
 /// - re-saving what a CMP merely loaded keeps the date the user gave it;
 /// - a dialect that does not send non-TCF data keeps the previous record's (Gravito always sends its own).
 ///
@@ -71,21 +72,15 @@ package struct ConsentCommit: Sendable {
     /// Runs the transaction.
     /// - Parameters:
     ///   - payload: what the page sent, validated by the message decoder.
-    ///   - pageGPP: the latest GPP signal of this page, used when the payload has no GPP string.
-    ///   - pageUSPrivacy: the page's latest US Privacy string (`__uspapi`), used when the payload has none.
+    ///   - page: the page's latest GPP string and US Privacy string (``PageSignals``), used when the payload has
+    ///     none.
     ///   - previous: the stored record.
     ///   - rules: the app's facts and policies.
     ///   - now: the time of the commit.
     init(
-        payload: ConsentPayload, pageGPP: (string: String, sections: [Int]?)? = nil, pageUSPrivacy: String? = nil,
-        previous: ConsentRecord?, rules: Rules, now: Date
+        payload: ConsentPayload, page: PageSignals = PageSignals(), previous: ConsentRecord?, rules: Rules, now: Date
     ) throws(ConsentCommitError) {
-        var strings = payload.strings
-        if strings.gppString == nil, let pageGPP {
-            strings.gppString = pageGPP.string
-            strings.gppApplicableSections = pageGPP.sections
-        }
-        if strings.usPrivacy == nil { strings.usPrivacy = pageUSPrivacy }
+        let strings = page.filling(payload.strings)
         // A TCF CMP whose TCData says GDPR does not apply answers with an empty TC string: that is the page's answer,
         // stored as `IABTCF_gdprApplies = 0` without a TC string (TCF CMP API v2.2, "gdprApplies" and "tcString").
         let gdprDoesNotApply = strings.isEmpty && payload.gdprApplies == false

@@ -1,0 +1,42 @@
+import Foundation
+
+extension BridgeMachine {
+    /// What the runner does, in order, for one input.
+    enum Effect: Sendable, Hashable {
+        /// The answer to ``Input/navigation(_:)`` (always the first effect of that input).
+        case decideNavigation(NavigationDecision)
+        /// Load `url` in the web view as the load `id`.
+        case load(URL, id: WebViewLoadID)
+        /// Evaluate this JavaScript in the page (every value in it came through ``JavaScriptLiteral``).
+        case evaluate(String)
+        /// Post the stored record to the page (Gravito's `cookieData`), to `targetOrigin` only.
+        case injectStoredRecord(targetOrigin: String)
+        /// Run ``ConsentCommit`` and store its result; answer with ``Input/committed(_:trackingStatus:)``.
+        case commit(CommitRequest)
+        /// Report an event to the delegate, the streams and the log.
+        case report(ConsentBridgeEvent)
+        /// Start `timer` (replacing a running one of the same kind); answer with ``Input/timerFired(_:)``.
+        case schedule(Timer, seconds: TimeInterval)
+        /// Stop `timer`.
+        case cancel(Timer)
+        /// Wait until the app is active; answer with ``Input/appActive``.
+        case waitUntilActive
+        /// Request App Tracking Transparency; answer with ``Input/trackingAnswered(_:)``.
+        case requestTracking
+        /// Remove every stored consent (``BridgeConfiguration/clearsConsentOnTimeout``).
+        case clearStore
+        /// Stop everything: cancel every timer and task, remove the handlers and user scripts, finish the event
+        /// streams. Always the last effect; the machine emits nothing afterwards.
+        case detach
+    }
+
+    /// What to commit: the payload, the page's signals and the rules. The runner adds the stored record and `now`.
+    struct CommitRequest: Sendable, Hashable {
+        /// What the page sent (or the run's consent updated by a page signal).
+        var payload: ConsentPayload
+        /// The page's latest GPP and US Privacy strings.
+        var page: PageSignals
+        /// The app's rules for this save.
+        var rules: ConsentCommit.Rules
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// Load events, navigation decisions and a terminated web content process.
+extension BridgeMachine {
+    /// Handles a load event of the web view (not a message).
+    ///
+    /// - Events of a load the bridge has replaced (the hosted page by the fallback, a reload) are ignored, by the
+    ///   load's identity (``LoadTracker``).
+    /// - A cancelled navigation (replaced, or stopped) and one the navigation policy interrupted (a link sent to the
+    ///   browser) are not failures (``WebViewLoadFailure/Kind``); if the page then never becomes ready, the ready
+    ///   timeout ends the run.
+    /// - An HTTP status of 400 or more for the consent UI's own document is a load failure.
+    /// - A terminated web content process (iOS ends them while the app is in the background) reloads the page once;
+    ///   the second time in one run ends it with ``ConsentBridgeError/webContentTerminated``.
+    mutating func handleLoadEvent(_ event: WebViewEvent, _ out: inout Effects) {
+        guard var run, !run.loads.isStale(event.loadID) else { return }
+        switch event {
+        case .didReceiveResponse(let url, let statusCode, _):
+            // WebKitGTK reports the response of a navigation before it asks the navigation policy, so only a
+            // document from an allowed origin (or without a URL) is the page answering.
+            guard isOwnDocument(url) else { return }
+            if url != nil { run.pageAnswered = true }
+            self.run = run
+            if statusCode >= 400 {
+                fail(.loadFailed(WebViewLoadError(url: url, statusCode: statusCode, reason: "the server answered an error")), &out)
+            }
+        case .didFinishLoading:
+            run.pageAnswered = true
+            self.run = run
+            if detection.configured?.finishedLoadIsReady == true { becomeReady(&out) }
+        case .didFailLoading(let failure, _):
+            guard failure.kind == .failed else { return }
+            fail(.loadFailed(WebViewLoadError(url: failure.url, reason: failure.description)), &out)
+        case .contentProcessDidTerminate:
+            guard !run.loads.reloadedAfterTermination, let url = run.loads.currentURL else {
+                return fail(.webContentTerminated, &out)
+            }
+            run.loads.reloadedAfterTermination = true
+            run.stage = .loading
+            if case .opening(let opening) = run.settings, opening.attempt != nil, !opening.isSettled {
+                out.append(.cancel(.settingsAttempt))
+            }
+            if case .notRequested = run.settings {} else {
+                run.settings = .pending(SettingsOpening(candidates: configuration.settingsOpener.candidates))
+            }
+            self.run = run
+            report(.diagnostic("the web content process terminated; reloading the CMP page once"), &out)
+            load(url, &out)
+        case .message:
+            break
+        }
+    }
+
+    /// What the web view does with a navigation of the CMP page (``NavigationPolicy``): the page stays unless the user
+    /// follows a link away from it, which opens outside the consent UI.
+    ///
+    /// Before the page being loaded has answered, a main-frame `http(s)` navigation away from the allowed origins is
+    /// the load itself going elsewhere (an HTTP redirect to another host, a script redirect before the page shows),
+    /// not a link the user followed: it is cancelled and the run fails with ``ConsentBridgeError/loadFailed(_:)``
+    /// naming the origin (or the fallback page is shown).
+    mutating func decide(_ request: NavigationRequest, _ out: inout Effects) {
+        let decision = NavigationPolicy.decide(
+            request, allowedOrigins: allowedOrigins, externalLinks: configuration.externalLinks)
+        guard decision != .allow, let run, !run.pageAnswered, request.isMainFrame, !request.opensNewWindow,
+            let url = request.url, ["http", "https"].contains(url.scheme?.lowercased()),
+            let target = SecurityOrigin.origin(of: url)
+        else { return out.append(.decideNavigation(decision)) }
+        out.append(.decideNavigation(.cancel))
+        fail(.loadFailed(WebViewLoadError(
+            url: url, reason: "the page was redirected to \(UntrustedText.quoted(target)) before it loaded, which is "
+                + "not an allowed origin (BridgeConfiguration.allowedOrigins)")), &out)
+    }
+
+    /// Whether a main-frame response is the consent UI's own document (from an allowed origin; a response without
+    /// a URL counts). WebKitGTK reports the response of a navigation before asking the navigation policy, so the
+    /// document of a link to another origin — which then opens outside — is reported too: its HTTP status is not
+    /// the CMP page's.
+    private func isOwnDocument(_ url: URL?) -> Bool {
+        url.map { SecurityOrigin.isAllowed($0, in: allowedOrigins) } ?? true
+    }
+}

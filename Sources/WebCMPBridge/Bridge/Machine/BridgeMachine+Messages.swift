@@ -1,0 +1,131 @@
+import Foundation
+
+/// Messages from the page: frame and origin checks, decoding by the dialect's rules, dialect detection, and what each
+/// message does; then the commit of consent and its answer.
+extension BridgeMachine {
+    /// Handles a message the page posted (untrusted until decoded).
+    mutating func handle(_ message: ScriptMessage, _ out: inout Effects) {
+        let handler = message.handlerName
+        guard message.isMainFrame else { return report(.error(.notMainFrame(handler: handler)), &out) }
+        if let origin = message.origin, !SecurityOrigin.isAllowed(origin, in: allowedOrigins) {
+            return report(.error(.forbiddenOrigin(handler: handler, origin: origin)), &out)
+        }
+        let rules: any MessageDialect
+        let cmpMessage: CMPMessage
+        do {
+            (rules, cmpMessage) = try decoder.decodeWithRules(handlerName: handler, body: decoder.value(of: message.body))
+        } catch {
+            return report(.error(.invalidMessage(handler: handler, error)), &out)
+        }
+        switch detection.classify(rules, isConsent: cmpMessage.fixesGenericDialect) {
+        case .accept: break
+        case .ignore: return
+        case .reject(let expected):
+            return report(.error(.unexpectedDialect(handler: handler, expected: expected)), &out)
+        }
+        switch cmpMessage {
+        case .ready:
+            becomeReady(injectRecordTo: rules.answersReadyWithStoredRecord ? replyOrigin(for: message) : nil, &out)
+        case .uiShown:
+            settingsUIShown(&out)
+            becomeReady(&out)
+        case .configurationLoaded(let version):
+            run?.configVersion = version
+        case .gpp(let signal):
+            handleGPP(signal, rules: rules, &out)
+        case .usPrivacy(let usPrivacy):
+            guard var run else { return }
+            let payload = run.page.updatingUSPrivacy(usPrivacy, last: run.lastPayload)
+            self.run = run
+            if let payload { commit(payload, rules: rules, endsUI: false, &out) }
+        case .save(let payload):
+            becomeReady(&out)
+            // A dialect without a close message ends with the user's choice; a CMP reporting what it already had
+            // (`tcloaded`) does not end the UI: the user may be about to change it. A page that says GDPR does not
+            // apply has nothing to ask: its answer ends the UI too.
+            let nothingToAsk = payload.gdprApplies == false && payload.strings.isEmpty
+            commit(
+                payload, rules: rules,
+                endsUI: rules.userSaveEndsUI && (payload.origin == .userAction || nothingToAsk), &out)
+        case .close:
+            finish(.closed, &out)
+        case .settingsCall(let attempt, let result):
+            settingsCallReported(result, attempt: attempt, &out)
+        }
+    }
+
+    /// A GPP event: `cmpDisplayStatus: visible` is the UI shown; a string that is not being updated (`signalStatus`
+    /// not `not ready`) is committed (``PageSignals``); the UI ends (after ``BridgeConfiguration/finishDelay``) when
+    /// the user acted and the CMP hid its UI again (``GPPUIProgress``).
+    private mutating func handleGPP(_ signal: GPPSignal, rules: any MessageDialect, _ out: inout Effects) {
+        guard var run else { return }
+        let step = run.gppProgress.observe(signal)
+        self.run = run
+        if step == .shown {
+            settingsUIShown(&out)
+            becomeReady(&out)
+        }
+        if signal.mayCarryConsent, let gppString = signal.gppString, var run = self.run {
+            let payload = run.page.updatingGPP(
+                gppString, sections: signal.applicableSections, reportsStatus: signal.signalStatus != nil,
+                userActed: run.gppProgress.userActed, last: run.lastPayload)
+            self.run = run
+            if let payload {
+                becomeReady(&out)
+                commit(payload, rules: rules, endsUI: false, &out)
+            }
+        }
+        if step == .finishedByUser { finishAfterSettling(&out) }
+    }
+
+    /// The origin a reply to `message` is posted to: the sender's (already checked against the allowed origins), or,
+    /// when the adapter cannot tell, the origin of the page the bridge loaded. `nil`: no reply.
+    private func replyOrigin(for message: ScriptMessage) -> String? {
+        message.origin ?? run?.loads.currentURL.flatMap(SecurityOrigin.origin(of:))
+    }
+
+    // MARK: Commit
+
+    /// Asks the runner to commit `payload` (``Effect/commit(_:)``); `endsUI`: a stored commit ends the UI after
+    /// ``BridgeConfiguration/finishDelay``.
+    private mutating func commit(_ payload: ConsentPayload, rules: any MessageDialect, endsUI: Bool, _ out: inout Effects) {
+        guard var run else { return }
+        run.pendingCommit = (payload, endsUI)
+        self.run = run
+        out.append(.commit(CommitRequest(
+            payload: payload, page: run.page,
+            rules: configuration.commitRules(
+                dialect: rules, pageConfigVersion: run.configVersion,
+                source: run.showingFallback ? .fallbackPage : .cmpPage))))
+    }
+
+    /// The store's answer: on success the consent is announced, tracking is decided, and the UI may end.
+    mutating func committed(
+        _ outcome: CommitOutcome, trackingStatus: TrackingAuthorizationStatus, _ out: inout Effects
+    ) {
+        guard var run, let (payload, endsUI) = run.pendingCommit else { return }
+        run.pendingCommit = nil
+        self.run = run
+        let userAction = payload.origin == .userAction
+        switch outcome {
+        case .refused(let error):
+            return report(.error(error), &out)
+        case .storageFailed(let error):
+            if userAction { report(.userAction(isRejectAll: payload.isRejectAll), &out) }
+            return report(.error(.storageFailed(error)), &out)
+        case .stored(let summary, let diagnostics):
+            if userAction { report(.userAction(isRejectAll: payload.isRejectAll), &out) }
+            run.lastPayload = payload
+            if userAction { run.userChose = true }
+            if let decoded = summary.decoded, !run.trackingPending {
+                run.trackingPending = configuration.tracking.shouldRequestAfterConsent(
+                    purposeConsents: decoded.purposeConsents, status: trackingStatus,
+                    alreadyRequestedForThisConsent: false)
+            }
+            self.run = run
+            for diagnostic in diagnostics { report(.diagnostic(diagnostic), &out) }
+            report(.consentReady(summary), &out)
+            if endsUI { finishAfterSettling(&out) }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+/// The latest GPP string and US Privacy string of the CMP page (generic dialect: the forwarder's `__gpp` events and
+/// `__uspapi('getUSPData')`), and the rules by which they join the consent of a run. These rules live here and in
+/// ``ConsentCommit`` only:
+/// - a payload without a GPP string (or US Privacy string) takes the page's latest (``filling(_:)``);
+/// - a newer GPP string updates the consent saved in the run, or is the consent itself on a GPP-only page — unless it
+///   is only a header without sections that a CMP reports before the user chose (``updatingGPP(_:sections:reportsStatus:userActed:last:)``);
+/// - a newer US Privacy string is stored with the consent saved in the run, never as consent on its own: a CMP
+///   answers `getUSPData` before the user chose anything (``updatingUSPrivacy(_:last:)``).
+///
+/// Spec: GPP CMP API v1.1 ("addEventListener", `signalStatus`); IAB "USP API" v1.0 ("getUSPData").
+struct PageSignals: Sendable, Hashable {
+    /// The page's latest GPP string.
+    var gppString: String?
+    /// The GPP `applicableSections` reported with it.
+    var gppApplicableSections: [Int]?
+    /// The page's latest US Privacy string.
+    var usPrivacy: String?
+
+    init(gppString: String? = nil, gppApplicableSections: [Int]? = nil, usPrivacy: String? = nil) {
+        self.gppString = gppString
+        self.gppApplicableSections = gppApplicableSections
+        self.usPrivacy = usPrivacy
+    }
+
+    /// `strings` with the page's signals where they have none.
+    func filling(_ strings: ConsentStrings) -> ConsentStrings {
+        var strings = strings
+        if strings.gppString == nil, let gppString {
+            strings.gppString = gppString
+            strings.gppApplicableSections = gppApplicableSections
+        }
+        if strings.usPrivacy == nil { strings.usPrivacy = usPrivacy }
+        return strings
+    }
+
+    /// Takes in a GPP string the page reported, and returns the payload to commit: the run's last saved payload
+    /// (`last`, else an empty one) with the new string, or `nil` when nothing changes (the same string and
+    /// sections) or it is no consent yet (a CMP reporting `signalStatus` with a bare header and nothing else).
+    /// - Parameters:
+    ///   - reportsStatus: whether the event carried a `signalStatus`.
+    ///   - userActed: whether the user acted in the CMP's UI in this run (the payload is then a user action).
+    mutating func updatingGPP(
+        _ gppString: String, sections: [Int]?, reportsStatus: Bool, userActed: Bool, last: ConsentPayload?
+    ) -> ConsentPayload? {
+        self.gppString = gppString
+        gppApplicableSections = sections
+        var payload = last ?? ConsentPayload(origin: .loaded, strings: ConsentStrings())
+        guard payload.strings.gppString != gppString || payload.strings.gppApplicableSections != sections else {
+            return nil
+        }
+        if reportsStatus, payload.strings.isEmpty, ConsentCommit.isBareGPPHeader(ConsentStrings(gppString: gppString)) {
+            return nil
+        }
+        payload.origin = userActed ? .userAction : .loaded
+        payload.strings.gppString = gppString
+        payload.strings.gppApplicableSections = sections
+        return payload
+    }
+
+    /// Takes in a US Privacy string the page reported, and returns the payload to commit: the run's last saved
+    /// payload with it, or `nil` when it did not change or nothing was saved in the run yet.
+    mutating func updatingUSPrivacy(_ usPrivacy: String, last: ConsentPayload?) -> ConsentPayload? {
+        guard usPrivacy != self.usPrivacy else { return nil }
+        self.usPrivacy = usPrivacy
+        guard var payload = last else { return nil }
+        payload.origin = .loaded
+        payload.strings.usPrivacy = usPrivacy
+        return payload
+    }
+}
