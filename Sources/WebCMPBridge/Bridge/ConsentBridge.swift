@@ -106,6 +106,7 @@ public final class ConsentBridge {
     /// ``start()``; with `readyTimeoutWaitsForPresentation` the ready timeout starts only when a UI presents the page
     /// (``beginPresentation()``): a pre-warmed page loads off-screen, where WebKit may throttle it.
     package func start(readyTimeoutWaitsForPresentation: Bool) {
+        guard webView != nil else { return }
         handle(.start(
             readyTimeoutWaitsForPresentation: readyTimeoutWaitsForPresentation,
             trackingStatus: trackingAuthorizer.status()))
