@@ -3,7 +3,8 @@ import Foundation
 extension BridgeMachine {
     /// What the runner does, in order, for one input.
     enum Effect: Sendable, Hashable {
-        /// The answer to ``Input/navigation(_:)`` (always the first effect of that input).
+        /// The answer to ``Input/navigation(_:)``: always the first effect of that input, and given in every phase (an
+        /// answer, not an action: it is the only effect after ``detach``).
         case decideNavigation(NavigationDecision)
         /// Load `url` in the web view as the load `id`.
         case load(URL, id: WebViewLoadID)
@@ -26,7 +27,7 @@ extension BridgeMachine {
         /// Remove every stored consent (``BridgeConfiguration/clearsConsentOnTimeout``).
         case clearStore
         /// Stop everything: cancel every timer and task, remove the handlers and user scripts, finish the event
-        /// streams. Always the last effect; the machine emits nothing afterwards.
+        /// streams. Always the last effect; afterwards the machine only answers navigation questions.
         case detach
     }
 
