@@ -1,6 +1,7 @@
 // Every ```swift block of README.md and of the DocC articles, pasted verbatim (imports aside) into a function below,
 // so that the samples compile with the package. DocumentationSamplesTests fails when a block is missing here or
-// differs. To change a sample: change it in the document and here.
+// differs. To change a sample: change it in the document and here. (AddingADialect.md's samples use internal names:
+// they are in AddingADialectTests.swift, which has `@testable import`; this file imports what an app imports.)
 import Foundation
 import WebCMPBridge
 import WebCMPBridgeTesting

@@ -2,10 +2,12 @@ import Foundation
 import Testing
 
 /// Checks that every ```swift block of README.md and the DocC articles appears verbatim (imports and indentation
-/// aside) in DocumentationSamples.swift, which compiles with the tests.
+/// aside) in one of the sample files, which compile with the tests: DocumentationSamples.swift (the public API, as an
+/// app imports it) and AddingADialectTests.swift (the contributors' article, whose samples use internal names).
 @Suite struct DocumentationSamplesTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
+    static let sampleFiles = ["DocumentationSamples.swift", "AddingADialectTests.swift"]
 
     static func normalized(_ text: String) -> [String] {
         text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -30,8 +32,10 @@ import Testing
     }
 
     @Test func everySampleCompiles() throws {
-        let samples = Self.normalized(try String(contentsOf: Self.root.appendingPathComponent(
-            "Tests/WebCMPBridgeTests/DocumentationSamples.swift"), encoding: .utf8))
+        let samples = try Self.sampleFiles.map { name in
+            Self.normalized(try String(contentsOf: Self.root.appendingPathComponent(
+                "Tests/WebCMPBridgeTests/\(name)"), encoding: .utf8))
+        }
         let docc = Self.root.appendingPathComponent("Sources/WebCMPBridge/WebCMPBridge.docc")
         let articles = try FileManager.default.contentsOfDirectory(atPath: docc.path).filter { $0.hasSuffix(".md") }
         let documents = [Self.root.appendingPathComponent("README.md")] + articles.map { docc.appendingPathComponent($0) }
@@ -40,10 +44,13 @@ import Testing
             for block in Self.swiftBlocks(in: try String(contentsOf: document, encoding: .utf8)) {
                 count += 1
                 let lines = Self.normalized(block)
-                let found = samples.indices.contains { start in
-                    start + lines.count <= samples.count && Array(samples[start..<(start + lines.count)]) == lines
+                let found = samples.contains { sample in
+                    sample.indices.contains { start in
+                        start + lines.count <= sample.count && Array(sample[start..<(start + lines.count)]) == lines
+                    }
                 }
-                #expect(found, "\(document.lastPathComponent): sample not in DocumentationSamples.swift:\n\(block)")
+                let files = Self.sampleFiles.joined(separator: " or ")
+                #expect(found, "\(document.lastPathComponent): sample not in \(files):\n\(block)")
             }
         }
         #expect(count >= 5)
