@@ -3,7 +3,8 @@ import WebCMPBridge
 
 /// `webcmp inspect`: the decoded fields and the exact in-app keys for the given consent strings, computed by the same
 /// ``ConsentCommit`` as the bridge, so that it prints exactly what the bridge would store and refuses what the bridge
-/// refuses (bad input: exit 2). The commit's diagnostics (e.g. a TC string without the DisclosedVendors segment that
+/// refuses (bad input: exit 2; a refusal names the ``ConsentBridgeError/Code`` the bridge would report, e.g.
+/// `webcmp: refused (invalidTCString), as the bridge would refuse it: The TC string is invalid: …`). The commit's diagnostics (e.g. a TC string without the DisclosedVendors segment that
 /// TCF 2.3 requires) are warnings on stderr, one line each (`webcmp: warning: …`), and do not change the exit status;
 /// `--missing-disclosed-vendors refuse` refuses such a string as a bridge configured that way would (exit 2).
 enum Inspect {
@@ -34,7 +35,8 @@ enum Inspect {
                     strings: input.strings, gdprApplies: input.gdprApplies, previous: nil, rules: input.rules,
                     now: Date())
             } catch {
-                throw UsageError(message: "refused, as the bridge would refuse it: \(error)")
+                let code = ConsentBridgeError(error).code.rawValue
+                throw UsageError(message: "refused (\(code)), as the bridge would refuse it: \(error)")
             }
             if parsed.flags.contains("--json") {
                 print(try json(commit.keys))

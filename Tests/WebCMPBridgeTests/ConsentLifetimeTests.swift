@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import WebCMPBridge
 
-/// Privacy settings on demand, programmatic reject-all/withdraw, QA reset, migration, the app-wide change listener
-/// and the summary's US signals.
+/// Privacy settings on demand, programmatic reject-all/withdraw, QA reset, migration and the summary's US signals
+/// (the change listener: ConsentStoreChangesTests).
 @MainActor
 @Suite struct PrivacySettingsModeTests {
     static func gravitoSave(_ tc: String) -> JSONValue {
@@ -286,39 +286,6 @@ final class ReadCounter: @unchecked Sendable {
     var count: Int { lock.lock(); defer { lock.unlock() }; return value }
     func add(_ n: Int) { lock.lock(); value += n; lock.unlock() }
     func reset() { lock.lock(); value = 0; lock.unlock() }
-}
-
-@Suite struct ConsentChangeListenerTests {
-    @Test func streamAndNotificationReportAppliesAndClears() async throws {
-        let marker = TestStrings.make(purposes: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], vendors: [4242])
-        let stream = ConsentStore.changes()
-        let notified = ReadCounter()
-        let observer = NotificationCenter.default.addObserver(
-            forName: ConsentStore.didChangeNotification, object: nil, queue: nil
-        ) { note in
-            if let change = note.userInfo?[ConsentStore.changeUserInfoKey] as? ConsentChange,
-                change.record?.tcString == marker
-            { notified.add(1) }
-        }
-        defer { NotificationCenter.default.removeObserver(observer) }
-        let store = ConsentStore.inMemory()
-        let commit = try ConsentCommit(
-            strings: ConsentStrings(tcString: marker), previous: nil, rules: ConsentCommit.Rules(), now: Date())
-        #expect(throws: ConsentStoreError.self) {
-            // A failed write reports nothing.
-            try store.apply(IABKeySet([IABKey(rawValue: "Foreign_Key"): .int(1)]), record: commit.record)
-        }
-        try store.apply(commit.keys, record: commit.record)
-        store.clearAll()
-        var seen: [ConsentChange] = []
-        for await change in stream {
-            if change.record?.tcString == marker { seen.append(change) }
-            else if change.record == nil, !seen.isEmpty { seen.append(change); break }
-        }
-        #expect(seen.count == 2)
-        #expect(seen.first?.record?.tcString == marker)
-        #expect(notified.count == 1)
-    }
 }
 
 @Suite struct SummaryUSSignalsTests {

@@ -146,7 +146,8 @@ import Testing
         #expect(!error.userFacingMessage.contains("TCF"))
         // Other refusals keep their codes.
         #expect(ConsentBridgeError(ConsentCommitError.notServiceSpecific).code == .invalidConsent)
-        #expect(ConsentBridgeError(ConsentCommitError.invalidTCString(.empty)).code == .invalidTCString)
+        #expect(ConsentBridgeError(ConsentCommitError.invalidMapping(.invalidTCString(.empty))).code == .invalidTCString)
+        #expect(ConsentBridgeError(ConsentCommitError.invalidMapping(.invalidUSPrivacy("1ZZZ"))).code == .invalidConsent)
     }
 }
 
@@ -227,7 +228,7 @@ import Testing
         let result = try InspectTests.run(["inspect", "--json", "--missing-disclosed-vendors", "refuse", raw])
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr.hasPrefix("webcmp: refused, as the bridge would refuse it: the TC string (created 2026-02-28)"))
+        #expect(result.stderr.hasPrefix("webcmp: refused (missingDisclosedVendors), as the bridge would refuse it: the TC string (created 2026-02-28)"))
         #expect(result.stderr.filter { $0 == "\n" }.count == 1)
 
         let warned = try InspectTests.run(["inspect", "--json", "--missing-disclosed-vendors", "warn", raw])

@@ -81,7 +81,7 @@ enum DocumentationSamples {
     // ConsentStore.changes()
     static func changes() {
         Task {
-            for await change in ConsentStore.changes() {
+            for await change in ConsentStore.userDefaults().changes() {
                 print("consent changed:", change.record?.tcString ?? "cleared")
             }
         }

@@ -43,8 +43,8 @@ import Testing
         let errors: [ConsentBridgeError] = [
             .timeout(seconds: 30), .invalidMessage(handler: hostile, .notAnObject),
             .forbiddenOrigin(handler: hostile, origin: hostile), .notMainFrame(handler: hostile),
-            .unexpectedDialect(handler: hostile, expected: .gravito), .invalidTCString(.empty),
-            .invalidConsent(.noConsent), .storageFailed(.recordNotEncodable(reason: hostile)),
+            .unexpectedDialect(handler: hostile, expected: .gravito),
+            .invalidConsent(.invalidMapping(.invalidTCString(.empty))), .invalidConsent(.noConsent), .storageFailed(.recordNotEncodable(reason: hostile)),
             .loadFailed(WebViewLoadError(url: nil, reason: hostile)), .webContentTerminated,
             .trackingAuthorizationFailed(.missingUsageDescription),
             .webViewSetupFailed(.messageHandlerNameInUse(hostile)), .privacySettingsNotOpened(hostile),

@@ -153,12 +153,21 @@ import Testing
         #expect(try IABKeySet(mapping: InAppConsent(additionalConsent: "2~1~dv.")).values.isEmpty)
     }
 
-    @Test func invalidTCStringThrowsTheDecoderError() {
+    /// One error says a TC string is invalid: the mapping's, with the decoder's error; the commit (and through it the
+    /// bridge and `webcmp inspect`) refuses with that same error.
+    @Test func invalidTCStringThrowsTheDecoderError() throws {
         for invalid in ["BOEFEAyOEFEAyAHABDENAI4AAAB9vABAASA", "C+++", "not a tc string", String(repeating: "C", count: 1 << 20)] {
-            let decoderError = #expect(throws: TCStringError.self) { try TCString(decoding: invalid) }
-            #expect(throws: IABMappingError.invalidTCString(decoderError!)) {
+            let decoderError = try #require(#expect(throws: TCStringError.self) { try TCString(decoding: invalid) })
+            #expect(throws: IABMappingError.invalidTCString(decoderError)) {
                 try IABKeySet(mapping: InAppConsent(tcString: invalid))
             }
+            #expect(throws: ConsentCommitError.invalidMapping(.invalidTCString(decoderError))) {
+                try ConsentCommit(
+                    strings: ConsentStrings(tcString: invalid), previous: nil, rules: ConsentCommit.Rules(), now: Date())
+            }
+            let bridgeError = ConsentBridgeError(ConsentCommitError.invalidMapping(.invalidTCString(decoderError)))
+            #expect(bridgeError.code == .invalidTCString)
+            #expect(bridgeError.description.hasPrefix("the saved consent was refused: The TC string is invalid: "))
         }
     }
 

@@ -13,10 +13,10 @@ public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertib
     case notMainFrame(handler: String)
     /// A message came on a handler of another dialect than the configured or detected one.
     case unexpectedDialect(handler: String, expected: CMPDialect)
-    /// The TC string of a save could not be decoded; nothing was written.
-    case invalidTCString(TCStringError)
-    /// The save's consent was refused (IsServiceSpecific = 0, a bad AC, GPP or US Privacy string, no consent at all);
-    /// nothing was written.
+    /// The save's consent was refused (a TC string that cannot be decoded, IsServiceSpecific = 0, a bad AC, GPP or
+    /// US Privacy string, no consent at all); nothing was written. An undecodable TC string is
+    /// `.invalidConsent(.invalidMapping(.invalidTCString(error)))` with the decoder's ``TCStringError``, and has the
+    /// code ``Code/invalidTCString``.
     case invalidConsent(ConsentCommitError)
     /// The save's TC string, created at `created` (on or after 2026-02-28), has no DisclosedVendors segment, which
     /// TCF 2.3 requires, and ``BridgeConfiguration/missingDisclosedVendors`` is
@@ -37,7 +37,10 @@ public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertib
     /// The tracking authorization request failed.
     case trackingAuthorizationFailed(TrackingAuthorizationError)
 
-    /// Stable machine-readable codes (their raw values appear in logs and in `webcmp-host --json`).
+    /// Stable machine-readable codes (their raw values appear in logs and in `webcmp-host --json`). Each names the case
+    /// of the same name, except `invalidTCString`: an ``ConsentBridgeError/invalidConsent(_:)`` whose TC string cannot
+    /// be decoded (``IABMappingError/invalidTCString(_:)``), kept apart from other refusals because it means the page
+    /// produced a broken string.
     public enum Code: String, Sendable, Hashable, CaseIterable {
         case timeout, invalidMessage, forbiddenOrigin, notMainFrame, unexpectedDialect, invalidTCString
         case invalidConsent, storageFailed, loadFailed, webContentTerminated, trackingAuthorizationFailed
@@ -52,7 +55,7 @@ public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertib
         case .forbiddenOrigin: return .forbiddenOrigin
         case .notMainFrame: return .notMainFrame
         case .unexpectedDialect: return .unexpectedDialect
-        case .invalidTCString: return .invalidTCString
+        case .invalidConsent(.invalidMapping(.invalidTCString)): return .invalidTCString
         case .invalidConsent: return .invalidConsent
         case .storageFailed: return .storageFailed
         case .loadFailed: return .loadFailed
@@ -75,11 +78,11 @@ public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertib
             || code == .privacySettingsNotOpened
     }
 
-    /// The bridge error for a refused commit (an undecodable TC string and a missing DisclosedVendors segment keep
-    /// their own codes).
-    init(_ error: ConsentCommitError) {
+    /// The bridge error for a refused commit (a missing DisclosedVendors segment has a case of its own; an
+    /// undecodable TC string has a code of its own, ``Code/invalidTCString``). `webcmp inspect` names its refusals
+    /// by this error's code.
+    package init(_ error: ConsentCommitError) {
         switch error {
-        case .invalidTCString(let underlying): self = .invalidTCString(underlying)
         case .missingDisclosedVendors(let created): self = .missingDisclosedVendors(created: created)
         case .noConsent, .notServiceSpecific, .invalidMapping: self = .invalidConsent(error)
         }
@@ -100,8 +103,7 @@ public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertib
         case .notMainFrame(let handler): return "rejected a message on '\(handler)' from a frame other than the main frame"
         case let .unexpectedDialect(handler, expected):
             return "rejected a message on '\(handler)': the page speaks the \(expected.rawValue) dialect"
-        case .invalidTCString(let error): return "the saved TC string is invalid: \(error)"
-        case .invalidConsent(let error): return "the saved consent is invalid: \(error)"
+        case .invalidConsent(let error): return "the saved consent was refused: \(error)"
         case .storageFailed(let error): return "could not store consent: \(error)"
         case .loadFailed(let error): return "the CMP page failed to load: \(error)"
         case .webContentTerminated: return "the web content process terminated"

@@ -85,13 +85,11 @@ package struct ConsentCommit: Sendable {
         // stored as `IABTCF_gdprApplies = 0` without a TC string (TCF CMP API v2.2, "gdprApplies" and "tcString").
         let gdprDoesNotApply = strings.isEmpty && payload.gdprApplies == false
         guard !strings.isEmpty || gdprDoesNotApply, !Self.isBareGPPHeader(strings) else { throw .noConsent }
-        var decoded: TCString?
-        if let raw = strings.tcString {
-            do {
-                decoded = try TCString(decoding: raw)
-            } catch {
-                throw .invalidTCString(error)
-            }
+        let decoded: TCString?
+        do {
+            decoded = try strings.tcString.map { raw throws(IABMappingError) in try IABKeySet.decodeTCString(raw) }
+        } catch {
+            throw .invalidMapping(error)
         }
         if let decoded, !decoded.isServiceSpecific { throw .notServiceSpecific }
         var diagnostics: [String] = []
@@ -177,11 +175,11 @@ package struct ConsentCommit: Sendable {
 public enum ConsentCommitError: Error, Sendable, Hashable, CustomStringConvertible {
     /// There is no TC string, no US Privacy string and no GPP string with a section.
     case noConsent
-    /// The TC string cannot be decoded.
-    case invalidTCString(TCStringError)
     /// The TC string has `IsServiceSpecific = 0`, which the TCF declares invalid (an app's consent is service-specific).
     case notServiceSpecific
-    /// The consent cannot be mapped to the IAB keys (a bad Additional Consent, GPP or US Privacy string, or SDK id).
+    /// The consent cannot be mapped to the IAB keys: a TC string that cannot be decoded
+    /// (``IABMappingError/invalidTCString(_:)``, with the decoder's ``TCStringError``), or a bad Additional Consent,
+    /// GPP or US Privacy string, or SDK id.
     case invalidMapping(IABMappingError)
     /// The TC string, created at `created` (on or after 2026-02-28), has no DisclosedVendors segment, which TCF 2.3
     /// requires, and the rules say ``MissingDisclosedVendorsPolicy/refuse`` (see ``MissingDisclosedVendorsPolicy``).
@@ -190,7 +188,6 @@ public enum ConsentCommitError: Error, Sendable, Hashable, CustomStringConvertib
     public var description: String {
         switch self {
         case .noConsent: return "there is no TC, GPP or US Privacy string"
-        case .invalidTCString(let error): return "the TC string is invalid: \(error)"
         case .notServiceSpecific: return "IsServiceSpecific is 0; the TCF requires 1 (such a string is invalid)"
         case .invalidMapping(let error): return String(describing: error)
         case .missingDisclosedVendors(let created): return DisclosedVendorsRule.finding(created: created)

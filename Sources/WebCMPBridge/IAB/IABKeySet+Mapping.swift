@@ -19,17 +19,21 @@ extension IABKeySet {
     /// writes what the CMP produced: the consent rules (e.g. refusing `IsServiceSpecific = 0`) are
     /// ``ConsentCommit``'s.
     package init(mapping consent: InAppConsent) throws(IABMappingError) {
-        guard let raw = consent.strings.tcString else {
-            try self.init(mapping: consent, decoded: nil)
-            return
+        let decoded = try consent.strings.tcString.map { raw throws(IABMappingError) in
+            try IABKeySet.decodeTCString(raw)
         }
-        let decoded: TCString
+        try self.init(mapping: consent, decoded: decoded)
+    }
+
+    /// Decodes a TC string of consent (`IABTCF_TCString`). The one place that decides that a TC string is invalid,
+    /// for the mapping and for ``ConsentCommit`` (which refuses such consent with
+    /// ``ConsentCommitError/invalidMapping(_:)``): ``IABMappingError/invalidTCString(_:)`` with the decoder's error.
+    static func decodeTCString(_ raw: String) throws(IABMappingError) -> TCString {
         do {
-            decoded = try TCString(decoding: raw)
+            return try TCString(decoding: raw)
         } catch {
             throw .invalidTCString(error)
         }
-        try self.init(mapping: consent, decoded: decoded)
     }
 
     /// Maps consent whose TC string the caller has already decoded (`decoded` must be the decoding of

@@ -14,62 +14,45 @@ public struct ConsentChange: Sendable, Hashable {
 extension ConsentStore {
     /// Posted on `NotificationCenter.default` after every successful ``apply(_:record:)`` and every ``clearAll()`` of
     /// any store in the process (a bridge's save, a programmatic reject-all, a migration, a reset), on the thread that
-    /// wrote. `userInfo[ConsentStore.changeUserInfoKey]` is the ``ConsentChange``.
+    /// wrote. The notification's `object` is the ``KeyValueStorage/Identity`` of the store's storage (observe with
+    /// `object: store.storage.identity` to hear about one storage only); `userInfo[ConsentStore.changeUserInfoKey]`
+    /// is the ``ConsentChange``.
     public static let didChangeNotification = Notification.Name("WebCMPBridge.ConsentStore.didChange")
 
     /// The `userInfo` key of ``didChangeNotification`` whose value is the ``ConsentChange``.
     public static let changeUserInfoKey = "change"
 
-    /// Every change of stored consent from now on, in any store of the process, for as long as the stream is
-    /// iterated: the listener that outlives a bridge (initialise ad SDKs from it). Changes are reported after they
-    /// are written; a failed write reports nothing.
+    /// Every change of this store's storage from now on, for as long as the stream is iterated: the listener that
+    /// outlives a bridge (initialise ad SDKs from it). It reports the writes of every store over the same storage
+    /// (``KeyValueStorage/Identity``: for `UserDefaults`, every store of the same suite in the process), and none of
+    /// other storages, in the order they were written (the last change is what is stored). Changes are reported after
+    /// they are written; a failed write reports nothing. The stream keeps the newest 64 changes not yet taken, and
+    /// ends when the storage can no longer be written (the last value of an in-memory storage is released).
     ///
     /// ```swift
     /// Task {
-    ///     for await change in ConsentStore.changes() {
+    ///     for await change in ConsentStore.userDefaults().changes() {
     ///         print("consent changed:", change.record?.tcString ?? "cleared")
     ///     }
     /// }
     /// ```
-    public static func changes() -> AsyncStream<ConsentChange> {
-        let (stream, continuation) = AsyncStream.makeStream(of: ConsentChange.self, bufferingPolicy: .bufferingNewest(64))
-        let id = ChangeListeners.shared.add(continuation)
-        continuation.onTermination = { _ in ChangeListeners.shared.remove(id) }
-        return stream
+    public func changes() -> AsyncStream<ConsentChange> {
+        storage.identity.listeners.stream()
     }
 
-    /// Tells the listeners; called after the store's lock is released (an observer may read the store).
-    static func didChange(_ change: ConsentChange) {
-        ChangeListeners.shared.yield(change)
+    /// Runs `write` under the storage's lock and reports `change` when it succeeds: to this storage's ``changes()``
+    /// streams before the lock is released, so that they see the changes of a storage in the order they were written
+    /// (the last one is what is stored), and to ``didChangeNotification`` observers after it is released (an observer
+    /// may read the store; concurrent writers' notifications may arrive in either order).
+    func transaction<Failure: Error>(
+        reporting change: ConsentChange, _ write: () throws(Failure) -> Void
+    ) throws(Failure) {
+        try storage.identity.withLock { () throws(Failure) in
+            try write()
+            storage.identity.listeners.yield(change)
+        }
         NotificationCenter.default.post(
-            name: didChangeNotification, object: nil, userInfo: [changeUserInfoKey: change])
-    }
-}
-
-/// The continuations of ``ConsentStore/changes()`` streams, guarded by a lock.
-private final class ChangeListeners: @unchecked Sendable {
-    static let shared = ChangeListeners()
-    private let lock = NSLock()
-    private var continuations: [UUID: AsyncStream<ConsentChange>.Continuation] = [:]
-
-    func add(_ continuation: AsyncStream<ConsentChange>.Continuation) -> UUID {
-        let id = UUID()
-        lock.lock()
-        continuations[id] = continuation
-        lock.unlock()
-        return id
-    }
-
-    func remove(_ id: UUID) {
-        lock.lock()
-        continuations[id] = nil
-        lock.unlock()
-    }
-
-    func yield(_ change: ConsentChange) {
-        lock.lock()
-        let current = Array(continuations.values)
-        lock.unlock()
-        for continuation in current { continuation.yield(change) }
+            name: ConsentStore.didChangeNotification, object: storage.identity,
+            userInfo: [ConsentStore.changeUserInfoKey: change])
     }
 }

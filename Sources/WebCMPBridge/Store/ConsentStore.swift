@@ -8,6 +8,8 @@ import Foundation
 ///   left by an older string. Keys of other families are never touched.
 /// - The record is stored as JSON text (a `String`) under ``recordKey`` and its non-TCF data under ``nonTCFDataKey``,
 ///   so that ``record(includingNonTCFData:)`` can skip the page-defined data at launch.
+/// - Stores over one storage (the same ``KeyValueStorage/Identity``: one `UserDefaults` suite, one in-memory storage)
+///   share a lock and a stream of changes (``changes()``); stores over different storages share neither.
 ///
 /// Spec: TCF CMP API v2.2 "In-App Details" and GPP CMP API v1.1 "In-App Details" (where the keys live; a publisher
 /// removing a CMP must clear "all `IABTCF_*` / `IABGPP_*` vestigial values", which ``clearAll()`` does).
@@ -51,15 +53,17 @@ public struct ConsentStore: Sendable {
     ///
     /// Fails without touching storage when a key is foreign, a value has the wrong type or content, the record cannot
     /// be encoded, or everything together exceeds ``maximumTotalSize``.
+    /// It holds the lock of its storage (``KeyValueStorage/Identity``) while it reads the stale keys and writes, so
+    /// that concurrent applies to one storage never mix; applies to other storages do not wait.
     /// After a successful write, ``changes()`` streams and ``didChangeNotification`` observers are told.
     public func apply(_ keys: IABKeySet, record: ConsentRecord?) throws(ConsentStoreError) {
-        try applyLocked(keys, record: record)
-        ConsentStore.didChange(ConsentChange(record: record))
+        try transaction(reporting: ConsentChange(record: record)) { () throws(ConsentStoreError) in
+            try applyLocked(keys, record: record)
+        }
     }
 
+    /// The body of ``apply(_:record:)``, run under the storage's lock.
     private func applyLocked(_ keys: IABKeySet, record: ConsentRecord?) throws(ConsentStoreError) {
-        ConsentStore.lock.lock()
-        defer { ConsentStore.lock.unlock() }
         var set: [String: KeyValueStorage.Value] = [:]
         set.reserveCapacity(keys.count + 2)
         var size = 0
@@ -126,7 +130,7 @@ public struct ConsentStore: Sendable {
     ///   large.
     public func record(includingNonTCFData: Bool = true) -> ConsentRecord? {
         let keys = includingNonTCFData ? [ConsentStore.recordKey, ConsentStore.nonTCFDataKey] : [ConsentStore.recordKey]
-        let stored = ConsentStore.locked { storage.load(keys) }
+        let stored = storage.identity.withLock { storage.load(keys) }
         guard case .string(let text)? = stored[ConsentStore.recordKey],
             let fields = try? ConsentStore.decoder.decode(StoredConsentRecord.self, from: Data(text.utf8))
         else { return nil }
@@ -143,21 +147,9 @@ public struct ConsentStore: Sendable {
     /// Does not throw: the only possible failure is a `UserDefaults` suite that cannot be opened, and then nothing
     /// can have been written to it either.
     public func clearAll() {
-        ConsentStore.locked {
+        transaction(reporting: ConsentChange(record: nil)) {
             _ = try? storage.write([:], storedIABKeys().map(\.rawValue) + ConsentStore.ownKeys)
         }
-        ConsentStore.didChange(ConsentChange(record: nil))
-    }
-
-    /// Serialises writes and multi-key reads of all stores in the process, so that concurrent ``apply(_:record:)``
-    /// calls never leave a mix of two key sets (stale-key removal reads, then writes) and ``record()`` never pairs
-    /// one apply's record with another's non-TCF data. Uncontended, it costs well under a microsecond.
-    private static let lock = NSLock()
-
-    static func locked<T>(_ body: () -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
     }
 
     /// The stored keys of the owned IAB families.

@@ -1,10 +1,12 @@
 import Foundation
 
 extension KeyValueStorage {
-    /// Storage in a private dictionary, for tests and previews. Each call returns a new, empty storage.
+    /// Storage in a private dictionary, for tests and previews. Each call returns a new storage holding `initial`,
+    /// with an ``identity`` of its own.
     public static func inMemory(_ initial: [String: Value] = [:]) -> KeyValueStorage {
         let box = InMemoryBox(initial)
         return KeyValueStorage(
+            identity: Identity("in-memory storage"),
             load: { keys in
                 box.withLock { values in
                     var result: [String: Value] = [:]

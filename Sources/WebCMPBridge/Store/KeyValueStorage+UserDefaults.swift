@@ -8,6 +8,9 @@ extension KeyValueStorage {
     /// every call costs several µs on Linux, a large part of the launch-time read budget.
     /// When the suite cannot be opened (`UserDefaults(suiteName:)` returns `nil`, e.g. for `NSGlobalDomain`), reads
     /// return nothing and writes throw ``ConsentStoreError/storageUnavailable(suiteName:)``.
+    ///
+    /// Every storage of one suite name has the same ``identity`` in the process, so that stores created separately
+    /// over one suite share their lock and their ``ConsentStore/changes()`` (names are compared as given).
     public static func userDefaults(suiteName: String? = nil) -> KeyValueStorage {
         let shared: SharedUserDefaults
         if let suiteName {
@@ -17,6 +20,7 @@ extension KeyValueStorage {
         }
         @Sendable func open() -> UserDefaults? { shared.defaults }
         return KeyValueStorage(
+            identity: .userDefaults(suiteName: suiteName),
             load: { keys in
                 guard let defaults = open() else { return [:] }
                 var result: [String: Value] = [:]

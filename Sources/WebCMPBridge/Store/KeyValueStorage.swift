@@ -4,7 +4,8 @@ import Foundation
 /// `UserDefaults` and an in-memory dictionary (or any test double) are interchangeable.
 ///
 /// The store validates everything before it calls `write`, so a rejected consent never reaches storage, and it calls
-/// `write` under its lock, so no ``ConsentStore`` reader in the process sees half a write. `write` itself must fail
+/// `write` under the lock of the storage's ``identity``, so no ``ConsentStore`` reader of this storage sees half a
+/// write. `write` itself must fail
 /// only before changing anything (the storage is unavailable). It need not be atomic for readers outside the store:
 /// `UserDefaults` has no transactions, so ad SDKs that read the keys while a write is under way can see some new keys
 /// beside old ones for that moment; they are told to re-read on `UserDefaults.didChangeNotification` (CMP API v2.2,
@@ -26,9 +27,23 @@ public struct KeyValueStorage: Sendable {
     public var keys: @Sendable (_ prefixes: [String]) -> [String]
     /// Sets every value of `set` and then removes every key of `remove`.
     public var write: @Sendable (_ set: [String: Value], _ remove: [String]) throws(ConsentStoreError) -> Void
+    /// Which storage this is: stores over one identity share a lock and a stream of changes. Copies keep it, also
+    /// when their closures are replaced.
+    public let identity: Identity
 
-    /// Creates a storage client from its operations.
+    /// Creates a storage client from its operations, with a new ``identity`` (a storage of its own: create it once
+    /// and share the value when several stores use the same data).
     public init(
+        load: @escaping @Sendable (_ keys: [String]) -> [String: Value],
+        keys: @escaping @Sendable (_ prefixes: [String]) -> [String],
+        write: @escaping @Sendable (_ set: [String: Value], _ remove: [String]) throws(ConsentStoreError) -> Void
+    ) {
+        self.init(identity: Identity("custom storage"), load: load, keys: keys, write: write)
+    }
+
+    /// Creates a storage client of `identity` from its operations.
+    init(
+        identity: Identity,
         load: @escaping @Sendable (_ keys: [String]) -> [String: Value],
         keys: @escaping @Sendable (_ prefixes: [String]) -> [String],
         write: @escaping @Sendable (_ set: [String: Value], _ remove: [String]) throws(ConsentStoreError) -> Void
@@ -36,5 +51,6 @@ public struct KeyValueStorage: Sendable {
         self.load = load
         self.keys = keys
         self.write = write
+        self.identity = identity
     }
 }
