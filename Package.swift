@@ -1,6 +1,10 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+#if os(Linux)
+import Foundation
+#endif
+
 let package = Package(
     name: "WebCMPBridge",
     defaultLocalization: "en",
@@ -60,3 +64,56 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+#if os(Linux)
+// The WebKitGTK host (Hosts/Linux): runs hosted CMP pages in real WebKit through the core, with the end-to-end suite.
+// Part of this package, so that it reaches the core's `package` declarations, but only on Linux where WebKitGTK is
+// installed: no library product depends on it, and on Apple platforms (and Linux without WebKitGTK) the package has
+// exactly the targets above. `webcmp-host` is an executable target without a declared product (only this package
+// builds and runs it). `WEBCMP_HOST=1` or `0` decides explicitly; the scripts set it, because SwiftPM caches the
+// evaluated manifest by its text and the environment, so a WebKitGTK installed later would otherwise go unseen.
+if includesWebKitGTKHost() {
+    package.targets += [
+        .systemLibrary(
+            name: "CWebKitGTK",
+            path: "Hosts/Linux/Sources/CWebKitGTK",
+            pkgConfig: "webkit2gtk-4.1",
+            providers: [.apt(["libwebkit2gtk-4.1-dev"])]
+        ),
+        .target(
+            name: "WebCMPHostGTK",
+            dependencies: ["CWebKitGTK", "WebCMPBridge"],
+            path: "Hosts/Linux/Sources/WebCMPHostGTK"
+        ),
+        .executableTarget(
+            name: "webcmp-host",
+            dependencies: ["WebCMPHostGTK", "WebCMPBridge"],
+            path: "Hosts/Linux/Sources/webcmp-host"
+        ),
+        // Real WebKit under a display: scripts/test-e2e runs it under Xvfb; other `swift test` runs skip it.
+        .testTarget(
+            name: "WebCMPHostTests",
+            dependencies: ["WebCMPBridge"],
+            path: "Hosts/Linux/Tests/WebCMPHostTests",
+            exclude: ["Pages", "Support"]
+        ),
+    ]
+}
+
+/// Whether to add the WebKitGTK host: `WEBCMP_HOST` when it is `1` or `0`, otherwise whether WebKitGTK's pkg-config
+/// file (`webkit2gtk-4.1.pc`, from libwebkit2gtk-4.1-dev) is in `PKG_CONFIG_PATH` or a system pkg-config directory.
+func includesWebKitGTKHost() -> Bool {
+    switch Context.environment["WEBCMP_HOST"] {
+    case "1": return true
+    case "0": return false
+    default: break
+    }
+    let files = FileManager.default
+    let multiarch = ((try? files.contentsOfDirectory(atPath: "/usr/lib")) ?? [])
+        .filter { $0.hasSuffix("-linux-gnu") }
+        .flatMap { ["/usr/lib/\($0)/pkgconfig", "/usr/local/lib/\($0)/pkgconfig"] }
+    let directories = (Context.environment["PKG_CONFIG_PATH"] ?? "").split(separator: ":").map(String.init)
+        + multiarch + ["/usr/lib/pkgconfig", "/usr/share/pkgconfig", "/usr/local/lib/pkgconfig", "/usr/lib64/pkgconfig"]
+    return directories.contains { files.fileExists(atPath: $0 + "/webkit2gtk-4.1.pc") }
+}
+#endif

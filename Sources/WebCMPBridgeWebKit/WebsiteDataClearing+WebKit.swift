@@ -15,9 +15,7 @@ extension WebsiteDataClearing {
             guard !hosts.isEmpty else { return }
             let types = WKWebsiteDataStore.allWebsiteDataTypes()
             let records = await dataStore.dataRecords(ofTypes: types)
-            let matching = records.filter { record in
-                hosts.contains { $0 == record.displayName || $0.hasSuffix("." + record.displayName) }
-            }
+            let matching = records.filter { WebsiteDataClearing.record(named: $0.displayName, isFor: hosts) }
             guard !matching.isEmpty else { return }
             await dataStore.removeData(ofTypes: types, for: matching)
         }

@@ -25,18 +25,16 @@ enum Bench {
     static func run(_ arguments: [String]) -> Int32 {
         let iterations: Int
         do throws(UsageError) {
-            let parsed = try ParsedArguments(arguments, valueOptions: ["--iterations"], flagOptions: ["--help"])
-            if parsed.flags.contains("--help") {
+            let parsed = try CommandLineArguments(
+                arguments, valueOptions: ["--iterations"], flagOptions: ["--help"], help: WebCMPCommand.help)
+            if parsed.has("--help") {
                 print(WebCMPCommand.usage, terminator: "")
                 return 0
             }
             guard parsed.positional.isEmpty else {
-                throw UsageError(message: "bench takes no arguments besides --iterations")
+                throw UsageError("bench takes no arguments besides --iterations")
             }
-            iterations = try parsed.integer("--iterations") ?? 2_000
-            guard (1...10_000_000).contains(iterations) else {
-                throw UsageError(message: "--iterations must be in 1...10000000, not \(iterations)")
-            }
+            iterations = try parsed.integer("--iterations", in: 1...10_000_000) ?? 2_000
         } catch {
             WebCMPCommand.printError(error.message)
             return 2

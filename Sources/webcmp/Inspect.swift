@@ -17,14 +17,14 @@ enum Inspect {
 
     static func run(_ arguments: [String]) -> Int32 {
         do throws(UsageError) {
-            let parsed = try ParsedArguments(
+            let parsed = try CommandLineArguments(
                 arguments,
                 valueOptions: [
                     "--gdpr-applies", "--cmp-sdk-id", "--cmp-sdk-version", "--ac", "--gpp", "--gpp-sid", "--usp",
                     "--missing-disclosed-vendors",
                 ],
-                flagOptions: ["--json", "--help"])
-            if parsed.flags.contains("--help") {
+                flagOptions: ["--json", "--help"], help: WebCMPCommand.help)
+            if parsed.has("--help") {
                 print(WebCMPCommand.usage, terminator: "")
                 return 0
             }
@@ -36,9 +36,9 @@ enum Inspect {
                     now: Date())
             } catch {
                 let code = ConsentBridgeError(error).code.rawValue
-                throw UsageError(message: "refused (\(code)), as the bridge would refuse it: \(error)")
+                throw UsageError("refused (\(code)), as the bridge would refuse it: \(error)")
             }
-            if parsed.flags.contains("--json") {
+            if parsed.has("--json") {
                 print(try json(commit.keys))
             } else {
                 print(readable(commit), terminator: "")
@@ -51,81 +51,69 @@ enum Inspect {
         }
     }
 
-    static func input(from parsed: ParsedArguments) throws(UsageError) -> Input {
+    static func input(from parsed: CommandLineArguments) throws(UsageError) -> Input {
         guard parsed.positional.count <= 1 else {
-            throw UsageError(message: "expected one TC string, got \(parsed.positional.count) arguments")
+            throw UsageError("expected one TC string, got \(parsed.positional.count) arguments")
         }
         var input = Input(
             strings: ConsentStrings(
-                tcString: parsed.positional.first, additionalConsent: parsed.options["--ac"],
-                gppString: parsed.options["--gpp"], usPrivacy: parsed.options["--usp"]),
+                tcString: parsed.positional.first, additionalConsent: parsed["--ac"],
+                gppString: parsed["--gpp"], usPrivacy: parsed["--usp"]),
             gdprApplies: nil,
             // Without --gdpr-applies, IABTCF_gdprApplies stays unset ("undetermined").
             rules: ConsentCommit.Rules(
                 cmpSDKID: try parsed.integer("--cmp-sdk-id"), cmpSDKVersion: try parsed.integer("--cmp-sdk-version"),
                 gdprApplies: nil))
-        if let policy = parsed.options["--missing-disclosed-vendors"] {
+        if let policy = parsed["--missing-disclosed-vendors"] {
             guard let parsedPolicy = MissingDisclosedVendorsPolicy(rawValue: policy) else {
                 throw UsageError(
-                    message: "option --missing-disclosed-vendors needs warn or refuse, not \(WebCMPCommand.describe(policy))")
+                    "option --missing-disclosed-vendors needs warn or refuse, not \(WebCMPCommand.describe(policy))")
             }
             input.rules.missingDisclosedVendors = parsedPolicy
         }
-        switch parsed.options["--gdpr-applies"] {
+        switch parsed["--gdpr-applies"] {
         case nil: break
         case "1": input.gdprApplies = true
         case "0": input.gdprApplies = false
         case let other?:
-            throw UsageError(message: "option --gdpr-applies needs 0 or 1, not \(WebCMPCommand.describe(other))")
+            throw UsageError("option --gdpr-applies needs 0 or 1, not \(WebCMPCommand.describe(other))")
         }
-        if let sid = parsed.options["--gpp-sid"] {
+        if let sid = parsed["--gpp-sid"] {
             var ids: [Int] = []
             for part in sid.split(separator: "_", omittingEmptySubsequences: false) {
                 guard let id = Int(part) else {
-                    throw UsageError(message: "option --gpp-sid needs ids joined by _, not \(WebCMPCommand.describe(sid))")
+                    throw UsageError("option --gpp-sid needs ids joined by _, not \(WebCMPCommand.describe(sid))")
                 }
                 ids.append(id)
             }
             input.strings.gppApplicableSections = ids
         }
         guard !input.strings.isEmpty else {
-            throw UsageError(message: "no TC string given (and no --gpp or --usp); see webcmp inspect --help")
+            throw UsageError("no TC string given (and no --gpp or --usp); see webcmp inspect --help")
         }
         return input
     }
 
     /// The key set as one JSON object, members in byte order of the key names: the `--json` contract.
     ///
-    /// The object is assembled here (rather than with `.sortedKeys`) so that the order is the same on every platform;
-    /// every key and value is still produced by `JSONEncoder`.
+    /// The members are the core's one JSON form of the keys (`IABKeySet.json`). The object is assembled here (rather
+    /// than with `.sortedKeys`) so that the order is the same on every platform; every key and value is still produced
+    /// by `JSONEncoder`.
     static func json(_ keys: IABKeySet) throws(UsageError) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
+        let object = keys.json.objectValue ?? [:]
         var members: [String] = []
-        members.reserveCapacity(keys.count)
+        members.reserveCapacity(object.count)
         do {
-            for (key, value) in keys.sorted(by: { $0.key.rawValue.utf8.lexicographicallyPrecedes($1.key.rawValue.utf8) }) {
-                let name = String(decoding: try encoder.encode(key.rawValue), as: UTF8.self)
-                let encoded = String(decoding: try encoder.encode(JSONKeyValue(value: value)), as: UTF8.self)
-                members.append(name + ":" + encoded)
+            for (name, value) in object.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+                let encoded = String(decoding: try encoder.encode(value), as: UTF8.self)
+                members.append(String(decoding: try encoder.encode(name), as: UTF8.self) + ":" + encoded)
             }
         } catch {
-            throw UsageError(message: "cannot encode the keys as JSON: \(error)")
+            throw UsageError("cannot encode the keys as JSON: \(error)")
         }
         return "{" + members.joined(separator: ",") + "}"
-    }
-
-    /// Encodes an ``IABValue`` as a JSON number or string.
-    struct JSONKeyValue: Encodable {
-        var value: IABValue
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            switch value {
-            case .int(let number): try container.encode(number)
-            case .string(let string): try container.encode(string)
-            }
-        }
     }
 
     /// Human-readable output: decoded fields, then the keys.

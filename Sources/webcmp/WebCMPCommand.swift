@@ -29,6 +29,9 @@ enum WebCMPCommand {
 
         """
 
+    /// Where the usage is, for messages about unknown options.
+    static let help = "webcmp --help"
+
     /// Runs the command and returns the process exit status.
     static func run(_ arguments: [String]) -> Int32 {
         guard let command = arguments.first else {
@@ -66,63 +69,5 @@ enum WebCMPCommand {
     /// Unicode scalars.
     static func describe(_ value: String, limit: Int = 64) -> String {
         UntrustedText.quoted(value, maximumScalars: limit)
-    }
-}
-
-/// A command-line usage error: one line for stderr.
-struct UsageError: Error {
-    var message: String
-}
-
-/// Parses `--name value`, `--name=value` and flags; the remaining arguments are positional.
-struct ParsedArguments {
-    var options: [String: String] = [:]
-    var flags: Set<String> = []
-    var positional: [String] = []
-
-    init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>) throws(UsageError) {
-        var index = 0
-        var onlyPositional = false
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            if onlyPositional || !argument.hasPrefix("--") {
-                positional.append(argument)
-                continue
-            }
-            if argument == "--" {
-                onlyPositional = true
-                continue
-            }
-            var name = argument
-            var inlineValue: String?
-            if let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                inlineValue = String(argument[argument.index(after: equals)...])
-            }
-            if flagOptions.contains(name), inlineValue == nil {
-                flags.insert(name)
-            } else if valueOptions.contains(name) {
-                guard options[name] == nil else { throw UsageError(message: "option \(name) given twice") }
-                if let inlineValue {
-                    options[name] = inlineValue
-                } else {
-                    guard index < arguments.count else { throw UsageError(message: "option \(name) needs a value") }
-                    options[name] = arguments[index]
-                    index += 1
-                }
-            } else {
-                throw UsageError(message: "unknown option \(WebCMPCommand.describe(name)) (see webcmp --help)")
-            }
-        }
-    }
-
-    /// The integer value of option `name`, if given.
-    func integer(_ name: String) throws(UsageError) -> Int? {
-        guard let text = options[name] else { return nil }
-        guard let value = Int(text) else {
-            throw UsageError(message: "option \(name) needs an integer, not \(WebCMPCommand.describe(text))")
-        }
-        return value
     }
 }

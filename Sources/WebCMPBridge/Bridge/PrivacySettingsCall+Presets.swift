@@ -29,9 +29,9 @@ extension PrivacySettingsCall {
     /// answer), in this order, each only when the page has its function: Didomi, Cookiebot.
     public static let presets: [PrivacySettingsCall] = [didomi, cookiebot]
 
-    /// The preset called `name` (case-insensitive: `didomi`, `cookiebot`, `tcf`), for tools
+    /// The preset called `name` (case-insensitive: `didomi`, `cookiebot`, `tcf`), for the package's tools
     /// (`webcmp-host --settings-preset`). `nil` for an unknown name.
-    public static func preset(named name: String) -> PrivacySettingsCall? {
+    package static func preset(named name: String) -> PrivacySettingsCall? {
         switch name.lowercased() {
         case "didomi": return didomi
         case "cookiebot": return cookiebot

@@ -5,9 +5,9 @@ import Foundation
 /// JSON text is a valid JavaScript expression (ES2019 made U+2028/U+2029 legal in string literals); on top of that
 /// `<`, `>`, `&`, U+2028 and U+2029 are written as `\u` escapes so that the output is also safe inside an HTML
 /// `<script>` element and in engines older than ES2019.
-public enum JavaScriptLiteral {
+package enum JavaScriptLiteral {
     /// The JavaScript expression for `value`.
-    public static func expression(_ value: JSONValue) -> String {
+    package static func expression(_ value: JSONValue) -> String {
         var output = String()
         output.reserveCapacity(64)
         write(value, to: &output)
@@ -15,7 +15,7 @@ public enum JavaScriptLiteral {
     }
 
     /// The JavaScript string literal for `string`.
-    public static func string(_ string: String) -> String {
+    package static func string(_ string: String) -> String {
         var output = String()
         output.reserveCapacity(string.utf8.count + 2)
         writeString(string, to: &output)

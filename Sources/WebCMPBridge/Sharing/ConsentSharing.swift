@@ -33,7 +33,7 @@ import Foundation
 /// Idempotent: the script keeps one state object per page (`window.__webcmpSharing`); running it again, or running
 /// ``updateScript(record:keys:)`` after consent changed, replaces the data and notifies `__tcfapi` listeners, and
 /// never installs a second set of handlers. The script is the resource `consent-sharing.js`; every value is
-/// JSON-encoded (``JavaScriptLiteral``). If the resource is missing both builders return a script that does nothing
+/// JSON-encoded (`JavaScriptLiteral`). If the resource is missing both builders return a script that does nothing
 /// (still marked with ``scriptMarker``), see `CMPScripts.resourceFailures` in the core.
 ///
 /// Spec: TCF "Consent Management Platform API" v2.2, "What required API commands must a CMP support?",

@@ -135,11 +135,11 @@ public struct SharingPreset: Sendable, Hashable {
         entries: [SharingEntry(name: "eupubconsent-v2", value: .tcString, storage: [.cookie])],
         source: "https://www.consentstack.io/vendors/onetrust (cookie list: eupubconsent-v2 holds the TC string)")
 
-    /// Every preset this package ships.
-    public static let all: [SharingPreset] = [.euconsentV2, .didomi, .oneTrust]
+    /// Every preset this package ships (for the package's tools: `webcmp-host share --preset`).
+    package static let all: [SharingPreset] = [.euconsentV2, .didomi, .oneTrust]
 
     /// The preset called `name` (case-insensitive), or `nil`.
-    public static func named(_ name: String) -> SharingPreset? {
+    package static func named(_ name: String) -> SharingPreset? {
         all.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
     }
 }

@@ -16,8 +16,15 @@ public struct WebsiteDataClearing: Sendable {
     public static let none = WebsiteDataClearing { _ in }
 
     /// The host names of `origins` (website data is kept per host name by WebKit's data managers).
-    public static func hosts(of origins: Set<String>) -> Set<String> {
+    package static func hosts(of origins: Set<String>) -> Set<String> {
         Set(origins.compactMap { URL(string: $0)?.host?.lowercased() })
+    }
+
+    /// Whether the website data record called `name` (WebKit names a record by a host or a domain) holds data of one
+    /// of `hosts`: it is one of them or a parent domain of one. The one rule of the platforms' clearing
+    /// (`WebsiteDataClearing.webKit`, `GTKWebView.websiteDataClearing`).
+    package static func record(named name: String, isFor hosts: Set<String>) -> Bool {
+        hosts.contains { $0 == name || $0.hasSuffix("." + name) }
     }
 }
 

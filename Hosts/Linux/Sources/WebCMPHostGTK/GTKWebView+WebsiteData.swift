@@ -26,7 +26,7 @@ extension GTKWebView {
         let list = await fetchWebsiteData(manager)
         defer { g_list_free_full(list, websiteDataUnref) }
         var matching: UnsafeMutablePointer<GList>?
-        for record in Self.records(list) where hosts.contains(where: { $0 == record.name || $0.hasSuffix("." + record.name) }) {
+        for record in Self.records(list) where WebsiteDataClearing.record(named: record.name, isFor: hosts) {
             matching = g_list_append(matching, record.pointer)
         }
         guard let matching else { return }

@@ -43,7 +43,8 @@ public final class HostSession: ConsentBridgeDelegate {
     public let bridge: ConsentBridge
     /// Every event as JSON objects with a `"type"`, in order (bridge events and host events such as clicks).
     public private(set) var log: [JSONValue] = []
-    private var lastEventAt = Date()
+    /// Since the last event (bridge or host): the run ends by it after the clicks (``Options/settle``).
+    private var quiet = QuietPeriod()
     private var clicking = false
     private var clicksDone = false
     private var finished = false
@@ -97,13 +98,13 @@ public final class HostSession: ConsentBridgeDelegate {
                 if bridge.state == .ready { return true }   // the termination signal has not arrived yet
                 termination = .done
             }
-            if options.endsWhenShown, pageLoaded, isShown, Date().timeIntervalSince(lastEventAt) > options.settle {
+            if options.endsWhenShown, pageLoaded, isShown, quiet.hasLasted(options.settle) {
                 return false
             }
             if !clicking, !clicksDone, bridge.state == .ready || pageLoaded { startClicks() }
             if options.clicks.isEmpty {
                 if bridge.state != .loading, Date().timeIntervalSince(started) >= options.timeout { return false }
-            } else if clicksDone, Date().timeIntervalSince(lastEventAt) > options.settle {
+            } else if clicksDone, quiet.hasLasted(options.settle) {
                 return false
             }
             return bridge.state != .invalidated
@@ -155,13 +156,13 @@ public final class HostSession: ConsentBridgeDelegate {
             }
             clicking = false
             clicksDone = true
-            lastEventAt = Date()
+            quiet.noteActivity()
         }
     }
 
     private func record(_ object: [String: JSONValue]) {
         log.append(.object(object))
-        lastEventAt = Date()
+        quiet.noteActivity()
     }
 
     // MARK: ConsentBridgeDelegate
@@ -196,19 +197,5 @@ public final class HostSession: ConsentBridgeDelegate {
         case .error(let error):
             return ["type": .string("error"), "code": .string(error.code.rawValue), "message": .string(error.description)]
         }
-    }
-}
-
-extension ConsentStore {
-    /// The stored IAB keys as the JSON object `webcmp inspect --json` prints (numbers as numbers).
-    public func keysJSON() -> JSONValue {
-        var object: [String: JSONValue] = [:]
-        for (key, value) in iabKeys() {
-            switch value {
-            case .int(let int): object[key.rawValue] = .number(Double(int))
-            case .string(let string): object[key.rawValue] = .string(string)
-            }
-        }
-        return .object(object)
     }
 }

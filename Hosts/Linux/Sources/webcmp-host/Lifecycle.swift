@@ -39,7 +39,7 @@ func resetCommand(_ arguments: Arguments) -> Int32 {
     let after = load()
     printJSON(.object([
         "before": before, "after": after, "websiteDataBefore": namesBefore, "websiteDataAfter": namesAfter,
-        "keys": store.keysJSON(),
+        "keys": store.iabKeys().json,
     ]))
     return done ? 0 : 1
 }
@@ -55,6 +55,6 @@ func rejectAllCommand(_ arguments: Arguments) -> Int32 {
         FileHandle.standardError.write(Data("webcmp-host: \(error)\n".utf8))
         return 1
     }
-    printJSON(.object(["keys": store.keysJSON()]))
+    printJSON(.object(["keys": store.iabKeys().json]))
     return 0
 }

@@ -12,9 +12,12 @@ enum Prewarm {
         var log: [JSONValue] = []
         var readyAt: ContinuousClock.Instant?
         var finished = false
+        /// Since the last event: after the clicks, the command ends by it as `run` does (``QuietPeriod``).
+        var quiet = QuietPeriod()
 
         func bridge(_ bridge: ConsentBridge, didReceive event: ConsentBridgeEvent) {
             log.append(.object(HostSession.jsonObject(for: event)))
+            quiet.noteActivity()
             if case .uiReady = event, readyAt == nil { readyAt = .now }
             if case .uiFinished = event { finished = true }
         }
@@ -96,12 +99,10 @@ enum Prewarm {
             break
         }
         if !arguments.clicks.isEmpty {
-            // Until the page finishes, or its save was stored and nothing more arrived for half a second.
-            var lastCount = 0, quietSince = Date()
+            // As `run` ends after its clicks: when the page finishes, or has been quiet for --settle seconds.
+            presentation.quiet.noteActivity()
             GTKRuntime.run(until: Date().addingTimeInterval(arguments.timeout)) {
-                if presentation.log.count != lastCount { (lastCount, quietSince) = (presentation.log.count, Date()) }
-                let saved = presentation.log.contains { $0["type"] == .string("consentReady") }
-                return !presentation.finished && !(saved && Date().timeIntervalSince(quietSince) > 0.5)
+                !presentation.finished && !presentation.quiet.hasLasted(arguments.settle)
             }
         }
         let loadsAfter = prewarmed.webView.loadCount
@@ -110,7 +111,7 @@ enum Prewarm {
         printJSON(.object([
             "offScreenEvents": .array(prewarmed.eventsBeforePresentation.map { .object(HostSession.jsonObject(for: $0)) }),
             "events": .array(presentation.log),
-            "keys": store.keysJSON(),
+            "keys": store.iabKeys().json,
             "readyBeforePresent": .bool(readyBeforePresent),
             "loadsBeforePresent": .number(Double(loadsBefore)),
             "loadsAfterPresent": .number(Double(loadsAfter)),

@@ -119,12 +119,3 @@ struct Screenshots {
         }
     }
 }
-
-/// Parses `--size WxH` (also `W×H`): whole pixels from 100 to 4000 each.
-func parseSize(_ text: String) throws -> (width: Int, height: Int) {
-    let parts = text.lowercased().split(whereSeparator: { $0 == "x" || $0 == "×" })
-    guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
-        (100...4000).contains(width), (100...4000).contains(height)
-    else { throw UsageError(description: "--size takes WIDTHxHEIGHT in pixels, each from 100 to 4000 (e.g. 390x844), not '\(text)'") }
-    return (width, height)
-}

@@ -69,7 +69,7 @@ enum Share {
         var entries: [SharingEntry] = []
         for name in arguments.presets {
             guard let preset = SharingPreset.named(name) else {
-                throw UsageError(description: "unknown preset '\(name)' (known: "
+                throw UsageError("unknown preset \(UntrustedText.quoted(name)) (known: "
                     + SharingPreset.all.map(\.name).joined(separator: ", ") + ")")
             }
             entries += preset.entries
@@ -79,7 +79,7 @@ enum Share {
             guard parts.count == 3, let storage = SharingEntry.Storage(rawValue: parts[0]), !parts[1].isEmpty,
                 let value = SharingEntry.Value(rawValue: parts[2])
             else {
-                throw UsageError(description: "--seed takes cookie|localStorage:NAME:"
+                throw UsageError("--seed takes cookie|localStorage:NAME:"
                     + SharingEntry.Value.allCases.map(\.rawValue).joined(separator: "|"))
             }
             entries.append(SharingEntry(name: parts[1], value: value, storage: [storage]))
@@ -87,12 +87,13 @@ enum Share {
         if entries.isEmpty { entries = SharingPreset.euconsentV2.entries }
         for origin in arguments.contentOrigins
         where SharingConfiguration(contentOrigins: [origin]).contentOrigins.isEmpty {
-            throw UsageError(description: "--content-origin takes origins such as https://www.example.com, not '\(origin)'")
+            throw UsageError(
+                "--content-origin takes origins such as https://www.example.com, not \(UntrustedText.quoted(origin))")
         }
-        let own = "\(url.scheme ?? "")://\(url.host ?? "")" + (url.port.map { ":\($0)" } ?? "")
-        let configuration = SharingConfiguration(
-            contentOrigins: arguments.contentOrigins.isEmpty ? [own] : arguments.contentOrigins, entries: entries)
-        return configuration
+        // Without --content-origin, the page's own origin (the core's origin rule).
+        let own = SecurityOrigin.origin(of: url).map { [$0] } ?? []
+        return SharingConfiguration(
+            contentOrigins: arguments.contentOrigins.isEmpty ? own : arguments.contentOrigins, entries: entries)
     }
 
     /// What the page's own APIs say, and what its first-party storage holds under the configured names.

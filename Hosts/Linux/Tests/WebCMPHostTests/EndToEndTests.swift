@@ -4,8 +4,9 @@ import WebCMPBridge
 
 /// End-to-end tests: real pages, served from loopback HTTP servers the tests start, run in real WebKit (WebKitGTK)
 /// through the real bridge by the `webcmp-host` executable, whose `--json` output (the tool's contract) is checked.
-/// Run under a display: `xvfb-run -a -s "-screen 0 1280x1024x24 -noreset" swift test` (scripts/test-e2e does it;
-/// `-noreset` because the tests start host processes in parallel).
+/// Run under a display: `xvfb-run -a -s "-screen 0 1280x1024x24 -noreset" swift test --filter WebCMPHostTests` at the
+/// root (scripts/test-e2e does it; `-noreset` because the tests start host processes in parallel); other `swift test`
+/// runs skip this suite (`--skip WebCMPHostTests`).
 @Suite(.serialized) struct EndToEndTests {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
