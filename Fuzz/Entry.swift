@@ -12,6 +12,7 @@ nonisolated(unsafe) let fuzzTargets: [String: (UnsafeRawBufferPointer) -> Void] 
     "gpp": fuzzGPP,
     "message": fuzzMessage,
     "bridge": fuzzBridge,
+    "bridge-async": fuzzBridgeAsync,
 ]
 
 nonisolated(unsafe) let selectedTarget: (UnsafeRawBufferPointer) -> Void = {

@@ -1,159 +1,566 @@
 import Foundation
 
-// Fuzz target "bridge": a byte-coded sequence of page events drives a real ConsentBridge over an in-memory store.
-// Invariants after every step: stored consent changes only on a valid save (or, for its GPP part only, a GPP
-// signal) from the main frame of an allowed origin while the bridge is active, and the IAB keys and the bridge's
-// record always describe the same TC string. Navigations (links, redirects before the page answered) and document
-// responses are interleaved: the consent page is only ever replaced by an allowed origin's document, and nothing but
-// http(s), mailto and tel is handed out.
+// Fuzz target "bridge": BridgeMachine driven directly by a byte-coded sequence of inputs, answered the way its runner
+// (ConsentBridge) answers them: every `.commit` at once with the real ConsentCommit over an in-memory model of the
+// store (written all or nothing), timers fired only while scheduled, `.waitUntilActive` and `.requestTracking`
+// answered only when asked. No clock, no web view, no task: the machine is a value, so one sequence costs a few
+// microseconds and a minute explores over a million of them (`scripts/fuzz 60 bridge`).
+//
+// Encoding: byte 0 picks one of the prebuilt configurations, byte 1 how the run is attached and started; then each
+// step is an operation byte (low nibble: the kind, high nibble: a variant) and, for messages, load events and
+// navigations, an argument byte. At most `maximumSteps` steps run.
+//
+// Invariants, checked on every effect as the runner performs it:
+// - nothing is committed (`.commit`) except in answer to a message from the main frame of an allowed origin (the
+//   hosted page's; the fallback page's once the fallback loaded) whose body is a save, a GPP signal with a string or
+//   a US Privacy string, while the run is live, at most once per input, with the source of the page shown;
+// - the stored keys and record change only through a stored commit or `.clearStore` (after the ready timeout, when
+//   configured), and always describe the same consent: never half-written;
+// - a stored commit is announced (`consentReady` with its summary), a refused or failed one is an error;
+// - at most one `uiFinished` and one `uiReady` per sequence; `.detach` at most once, and after it no effect at all
+//   but the answer to a navigation;
+// - every navigation input is answered first and exactly once (`.decideNavigation`), no other input is; an allowed
+//   main-frame navigation stays within the allowed origins and no new window is allowed; only http(s), mailto and tel
+//   are handed out;
+// - `.load` only of the configured page or the fallback page, each load numbered one higher than the last;
+// - the stored record is injected only into an allowed origin; scripts are evaluated only in settings mode; App
+//   Tracking Transparency is requested only when the app enabled it and the app is active; timers are scheduled with
+//   their configured durations.
 
-@MainActor
-private final class FuzzWebView: CMPWebView {
-    var eventHandler: (@MainActor (WebViewEvent) -> Void)?
-    var navigationPolicy: (@MainActor (NavigationRequest) -> NavigationDecision)?
-    var handlers: Set<String> = []
-    func load(_ url: URL, id: WebViewLoadID) {}
-    func addUserScript(_ script: UserScript) {}
-    func removeAllUserScripts() {}
-    func evaluateJavaScript(_ source: String) {}
-    func addMessageHandler(named name: String) throws(WebViewSetupError) { handlers.insert(name) }
-    func removeMessageHandler(named name: String) { handlers.remove(name) }
+/// How many steps of a sequence run at most: the machine's deepest paths (tracking after a GPP-finished UI, settings
+/// candidates, fallback after a redirect) take a few dozen steps; longer inputs add nothing but time.
+private let maximumSteps = 96
+
+/// One configuration a sequence runs under: its fresh machine and what the harness knows about it independently.
+private struct FuzzSetup: Sendable {
+    /// The machine, created (not attached).
+    let machine: BridgeMachine
+    /// The URLs the machine may load: the hosted page and, when configured, the fallback page.
+    let loadable: [URL]
+    /// The fallback page's entry URL (with the configured query items), if there is a fallback page.
+    let fallbackURL: URL?
+    /// The configured ready timeout, finish delay and settings attempt timeout, by timer.
+    let seconds: [BridgeMachine.Timer: TimeInterval]
 }
 
-@MainActor
-private final class FuzzClock {
-    var pending: [@MainActor @Sendable () -> Void] = []
-    var scheduler: BridgeScheduler {
-        BridgeScheduler(now: { Date(timeIntervalSince1970: 1_750_000_000) }, schedule: { [self] _, action in
-            self.pending.append(action)
-            return ScheduledWork { [weak self] in self?.pending.removeAll() }
-        })
+/// The hosted page's origin: the only configured allowed origin.
+private let hostedOrigin = "https://cmp.example.com"
+/// The fallback page's origin.
+private let fallbackOrigin = "webcmp-fallback://app"
+
+/// Every combination of dialect (automatic, Gravito, Onesecondbefore, generic TCF), mode, fallback page, tracking
+/// policy and a set of non-default options (clearing on timeout, blocked links, a language, refused missing
+/// DisclosedVendors, consent given on the fallback page).
+private let fuzzSetups: [FuzzSetup] = {
+    let fallback = try? FallbackPage(files: ["index.html": FallbackPage.File(contents: Data("<p>Consent</p>".utf8))])
+    var setups: [FuzzSetup] = []
+    for dialect in [nil, .gravito, .onesecondbefore, .tcf] as [CMPDialect?] {
+        for mode in [ConsentUIMode.consent, .settings] {
+            for withFallback in [false, true] {
+                for tracking in [TrackingPolicy.disabled, .afterConsent(), .beforeCMP] {
+                    for options in [false, true] {
+                        var configuration = BridgeConfiguration(
+                            cmpURL: URL(string: "https://cmp.example.com/app.html")!, dialect: dialect, readyTimeout: 20,
+                            tracking: tracking)
+                        configuration.mode = mode
+                        configuration.fallback = withFallback ? fallback : nil
+                        if options {
+                            configuration.clearsConsentOnTimeout = true
+                            configuration.externalLinks = .block
+                            configuration.language = "de"
+                            configuration.missingDisclosedVendors = .refuse
+                            configuration.finishDelay = 1.5
+                            configuration.settingsAttemptTimeout = 2
+                        }
+                        let fallbackURL = configuration.fallback.map { configuration.addingQueryItems(to: $0.entryURL) }
+                        setups.append(FuzzSetup(
+                            machine: BridgeMachine(
+                                configuration: configuration, renewalReason: options ? .hostedPageNotShown : .noConsent),
+                            loadable: [configuration.resolvedURL] + (fallbackURL.map { [$0] } ?? []),
+                            fallbackURL: fallbackURL,
+                            seconds: [
+                                .ready: configuration.readyTimeout, .finishDelay: configuration.finishDelay,
+                                .settingsAttempt: configuration.settingsAttemptTimeout,
+                            ]))
+                    }
+                }
+            }
+        }
     }
-}
-
-private let navigationTargets: [String?] = [
-    "https://cmp.example.com/second.html", "https://elsewhere.example/privacy", "http://cmp.example.com/",
-    "javascript:alert(1)", "mailto:dpo@example.com", "about:blank", "file:///etc/passwd", nil,
-]
-
-private let validStrings: [String] = {
-    let models = [
-        TCString(cmpID: 300, vendorListVersion: 150, policyVersion: 5, purposeConsents: IDSet(1...11), vendorConsents: [1, 755, 1001]),
-        TCString(cmpID: 300, vendorListVersion: 150, policyVersion: 5),
-        TCString(cmpID: 10, vendorListVersion: 3, policyVersion: 4, purposeConsents: [1, 8], vendorConsents: IDSet(1...900),
-                 publisherRestrictions: [PublisherRestriction(purposeID: 2, restrictionType: .requireConsent, vendors: [4])]),
-    ]
-    return models.compactMap { try? $0.encoded() }
+    return setups
 }()
 
-func fuzzBridge(_ bytes: UnsafeRawBufferPointer) {
-    let operations = Array(bytes)
-    MainActor.assumeIsolated { runBridgeSequence(operations) }
+/// A message body of the table: its handler, its JSON text, and whether it can carry consent (a save, a GPP signal
+/// with a string, a US Privacy string: the only bodies that may lead to a commit).
+private struct FuzzBody: Sendable {
+    let handler: String
+    let json: String
+    let carriesConsent: Bool
 }
 
-@MainActor
-private func runBridgeSequence(_ ops: [UInt8]) {
-    let store = ConsentStore.inMemory()
-    let webView = FuzzWebView()
-    let clock = FuzzClock()
-    let dialect: CMPDialect? = ops.first.map { [nil, .gravito, .onesecondbefore, .tcf][Int($0) % 4] } ?? nil
-    let bridge = ConsentBridge(
-        configuration: BridgeConfiguration(cmpURL: URL(string: "https://cmp.example.com/")!, dialect: dialect),
-        store: store, scheduler: clock.scheduler)
-    bridge.attach(to: webView)
-    bridge.start()
+/// TC strings: all purposes, none, analytics only, one that is not service-specific (refused), an old policy version
+/// (a diagnostic), one created after 2026-02-28 without DisclosedVendors (a diagnostic, or refused), and garbage.
+private let fuzzTCStrings: [String] = {
+    let created: Int64 = 17_500_000_000
+    let models = [
+        TCString(createdDeciseconds: created, lastUpdatedDeciseconds: created, cmpID: 300, cmpVersion: 2,
+                 vendorListVersion: 150, policyVersion: 5, specialFeatureOptIns: [1, 2], purposeConsents: IDSet(1...11),
+                 vendorConsents: [1, 2, 755, 1001], disclosedVendors: [1, 2, 755, 1001]),
+        TCString(createdDeciseconds: created, lastUpdatedDeciseconds: created, cmpID: 300, vendorListVersion: 150,
+                 policyVersion: 5),
+        TCString(createdDeciseconds: created, lastUpdatedDeciseconds: created, cmpID: 10, vendorListVersion: 3,
+                 policyVersion: 5, purposeConsents: [1, 8, 9], vendorConsents: IDSet(1...900)),
+        TCString(createdDeciseconds: created, cmpID: 300, policyVersion: 5, isServiceSpecific: false, purposeConsents: [1]),
+        TCString(createdDeciseconds: created, cmpID: 300, policyVersion: 2, purposeConsents: [2, 3]),
+        TCString(createdDeciseconds: 17_800_000_000, lastUpdatedDeciseconds: 17_800_000_000, cmpID: 300,
+                 policyVersion: 5, purposeConsents: [1, 2]),
+    ]
+    return models.compactMap { try? $0.encoded() } + ["CPnotATCstring"]
+}()
 
-    func post(_ handler: String, _ body: String, mainFrame: Bool = true, origin: String = "https://cmp.example.com") {
-        guard webView.handlers.contains(handler) else { return }
-        webView.eventHandler?(.message(ScriptMessage(handlerName: handler, body: .json(body), isMainFrame: mainFrame, origin: origin)))
+/// The message bodies of every dialect: valid and invalid, consent and control.
+private let fuzzBodies: [FuzzBody] = {
+    var bodies: [FuzzBody] = []
+    func add(_ handler: String, _ json: String, consent: Bool = false) {
+        bodies.append(FuzzBody(handler: handler, json: json, carriesConsent: consent))
     }
-    func save(_ tc: String, handler: Int) -> (String, String) {
-        let literal = JavaScriptLiteral.string(tc)
-        switch handler % 3 {
-        case 0: return ("jsHandler", "{\"type\":\"save\",\"tcstring\":\(literal)}")
-        case 1: return ("osbCmpMessageHandler", "{\"consent\":{\"tcString\":\(literal)}}")
-        default: return ("webcmpTCF", "{\"type\":\"tcf\",\"eventStatus\":\"useractioncomplete\",\"tcString\":\(literal)}")
+    let tc = fuzzTCStrings.map { JavaScriptLiteral.string($0) }
+    // Gravito.
+    for json in [
+        #"{"type":"CMP-loaded"}"#, #"{"event":"start"}"#, #""{\"type\":\"CMP-loaded\"}""#,
+        #"{"type":"load","configversion":7}"#, #"{"type":"close"}"#, #"{"event":"close"}"#,
+        #"{"type":"save"}"#, #"{"type":"bogus"}"#, "[]", #"{"type":"save","tcstring":5}"#,
+    ] { add("jsHandler", json) }
+    for literal in tc { add("jsHandler", #"{"type":"save","tcstring":\#(literal)}"#, consent: true) }
+    add("jsHandler", #"{"type":"save","tcstring":\#(tc[1]),"isRejectAll":true,"nontcfdata":{"x":[1,"</script>"]}}"#, consent: true)
+    add("jsHandler", #"{"type":"save","tcstring":\#(tc[0]),"acString":"2~1.35~dv.9.21","configversion":"8"}"#, consent: true)
+    add("jsHandler", #"{"type":"save","tcstring":\#(tc[0]),"acString":"garbage"}"#, consent: true)
+    add("jsHandler", #"{"event":"save","data":\#(tc[2])}"#, consent: true)
+    add("jsHandler", #"{"type":"save","gppstring":"DBABTA~1YNN","applicableSections":[6],"uspstring":"1YNN"}"#, consent: true)
+    // Onesecondbefore.
+    add("osbCmpMessageHandler", #"{"consent":{"tcString":\#(tc[0]),"purposes":[1,2]},"cduid":"u1","expirationDate":1900000000000}"#, consent: true)
+    add("osbCmpMessageHandler", #"{"consent":{"tcString":\#(tc[2])}}"#, consent: true)
+    add("osbCmpMessageHandler", #"{"consent":{"tcString":\#(tc[3])}}"#, consent: true)
+    add("osbCmpMessageHandler", #"{"consent":{}}"#)
+    add("osbCmpMessageHandler", #"{"consent":{"tcString":5}}"#)
+    // The TCF/GPP forwarder.
+    for json in [
+        #"{"type":"ready"}"#, #"{"type":"tcf","eventStatus":"cmpuishown"}"#, #"{"type":"tcf","eventStatus":"bogus"}"#,
+        #"{"type":"tcf"}"#, #"{"type":"usp","uspString":"2YNN"}"#,
+        #"{"type":"gpp","eventName":"cmpDisplayStatus","cmpDisplayStatus":"visible"}"#,
+        #"{"type":"gpp","eventName":"cmpDisplayStatus","cmpDisplayStatus":"hidden"}"#,
+        #"{"type":"gpp","eventName":"signalStatus","signalStatus":"ready"}"#,
+        #"{"type":"gpp","eventName":"sectionChange","signalStatus":"not ready"}"#,
+        #"{"type":"gpp","eventName":"bogus"}"#,
+    ] { add("webcmpTCF", json) }
+    for (index, literal) in tc.enumerated() {
+        let status = index == 1 ? "tcloaded" : "useractioncomplete"
+        add("webcmpTCF", #"{"type":"tcf","eventStatus":"\#(status)","tcString":\#(literal),"cmpId":300,"cmpVersion":2}"#, consent: true)
+    }
+    for json in [
+        #"{"type":"tcf","eventStatus":"tcloaded","tcString":\#(tc[0])}"#,
+        #"{"type":"tcf","eventStatus":"tcloaded","gdprApplies":false}"#,
+        #"{"type":"tcf","eventStatus":"useractioncomplete","tcString":\#(tc[0]),"addtlConsent":"2~1.35~dv.9.21"}"#,
+        #"{"type":"gpp","gppString":"DBABTA~1YNN","applicableSections":[6]}"#,
+        #"{"type":"gpp","eventName":"sectionChange","gppString":"DBABTA~1YYN","applicableSections":[6]}"#,
+        #"{"type":"gpp","signalStatus":"ready","gppString":"DBAA"}"#,
+        #"{"type":"gpp","signalStatus":"not ready","gppString":"DBABTA~1YNN"}"#,
+        #"{"type":"gpp","gppString":"not a GPP string"}"#,
+        #"{"type":"usp","uspString":"1YNN"}"#, #"{"type":"usp","uspString":"1YYN"}"#,
+    ] { add("webcmpTCF", json, consent: true) }
+    for attempt in 0..<3 {
+        for result in SettingsOpening.CallResult.allCases {
+            add("webcmpTCF", #"{"type":"settings","attempt":\#(attempt),"result":"\#(result.rawValue)"}"#)
         }
     }
+    add("other", #"{"type":"CMP-loaded"}"#)
+    return bodies
+}()
 
-    var index = 1
-    while index < ops.count {
-        let op = ops[index]
-        let argument = index + 1 < ops.count ? Int(ops[index + 1]) : 0
-        index += 2
-        let before = store.record()
-        let wasActive = bridge.state == .loading || bridge.state == .ready
-        var validSaveSent = false
-        var gppUpdateSent = false
-        switch op % 12 {
-        case 0: post("jsHandler", "{\"type\":\"CMP-loaded\"}")
-        case 1:
-            let (handler, body) = save(validStrings[argument % validStrings.count], handler: argument / 3)
-            post(handler, body)
-            validSaveSent = true
-        case 2:
-            let (handler, body) = save(validStrings[argument % validStrings.count], handler: argument / 3)
-            post(handler, body, mainFrame: false)
-        case 3:
-            let (handler, body) = save(validStrings[argument % validStrings.count], handler: argument / 3)
-            post(handler, body, origin: "https://evil.example")
+/// Who posts a message: 16 variants, most of them the hosted page's main frame.
+private let fuzzSenders: [(isMainFrame: Bool, origin: String?)] = [
+    (true, hostedOrigin), (true, hostedOrigin), (true, hostedOrigin), (true, hostedOrigin),
+    (true, hostedOrigin), (true, hostedOrigin), (true, nil), (true, "HTTPS://CMP.example.com:443"),
+    (true, fallbackOrigin), (true, fallbackOrigin), (true, "https://evil.example"), (true, "http://cmp.example.com"),
+    (true, "null"), (false, hostedOrigin), (false, "https://evil.example"), (false, fallbackOrigin),
+]
+
+/// Where navigations go, with each URL's scheme (lower case) and origin worked out once.
+private let fuzzNavigationTargets: [(url: URL?, scheme: String, origin: String?)] = [
+    "https://cmp.example.com/second.html", "https://elsewhere.example/privacy", "http://cmp.example.com/",
+    "javascript:alert(1)", "mailto:dpo@example.com", "tel:+15550100", "about:blank", "about:srcdoc",
+    "file:///etc/passwd", "webcmp-fallback://app/second.html", "custom-scheme://x", "https://cmp.example.com:8443/",
+    "HTTPS://CMP.EXAMPLE.COM/upper",
+].map { (text: String) in
+    let url = URL(string: text)
+    return (url, url?.scheme?.lowercased() ?? "", url.flatMap(SecurityOrigin.origin(of:)))
+} + [(nil, "", nil)]
+
+/// A document URL of the hosted page, one of another origin.
+private let fuzzHostedDocument = URL(string: "https://cmp.example.com/app.html")
+private let fuzzForeignDocument = URL(string: "https://elsewhere.example/x")
+
+func fuzzBridge(_ bytes: UnsafeRawBufferPointer) {
+    guard bytes.count >= 2 else { return }
+    var harness = MachineHarness(setup: fuzzSetups[Int(bytes[0]) % fuzzSetups.count], options: bytes[1])
+    var index = 2
+    var steps = 0
+    while index < bytes.count, steps < maximumSteps {
+        let argument = index + 1 < bytes.count ? bytes[index + 1] : 0
+        index += harness.step(bytes[index], argument)
+        steps += 1
+    }
+    harness.end()
+}
+
+/// One sequence: the machine, the runner's answers, and the model the invariants are checked against.
+private struct MachineHarness {
+    /// What the input being handled is, for the invariants on its effects.
+    enum Context {
+        /// A message; `mayCommit`: it passed the checks (main frame, allowed origin) and carries consent.
+        case message(mayCommit: Bool)
+        case navigation
+        case timer(BridgeMachine.Timer)
+        /// The store's answer to a commit.
+        case answer
+        case appActive
+        case trackingAnswer
+        case other
+    }
+
+    let setup: FuzzSetup
+    var machine: BridgeMachine
+    /// The App Tracking Transparency status the store's answers carry.
+    var trackingStatus: TrackingAuthorizationStatus
+    /// The stored keys and record (the model of the store: replaced together, or not at all).
+    var keys = IABKeySet()
+    var record: ConsentRecord?
+    /// Whether the store's next write fails.
+    var failNextWrite = false
+    /// The number of the last load.
+    var lastLoad = 0
+    /// The timers scheduled and not yet fired or cancelled.
+    var scheduled: Set<BridgeMachine.Timer> = []
+    /// Whether the machine waits for an active app, or for a tracking answer.
+    var waitsForActiveApp = false
+    var waitsForTrackingAnswer = false
+    /// Whether the run started (something loads, or the tracking prompt comes first).
+    var started = false
+    var fallbackShown = false
+    var uiFinishedCount = 0
+    var uiReadyCount = 0
+    var detached = false
+    /// Commits in the current top-level input.
+    var commits = 0
+
+    init(setup: FuzzSetup, options: UInt8) {
+        self.setup = setup
+        machine = setup.machine
+        trackingStatus = [.notDetermined, .notDetermined, .authorized, .denied][Int(options >> 6)]
+        let setupFailure: WebViewSetupError? = options & 1 != 0 ? .messageHandlerNameInUse("jsHandler") : nil
+        if options & 32 != 0 { feed(.presentationBegan, .other) }
+        feed(.attached(setupFailure: setupFailure, resourceFailures: options & 2 != 0 ? ["fuzz.js: missing"] : []), .other)
+        let status: TrackingAuthorizationStatus = [.notDetermined, .authorized, .denied, .unavailable][Int(options >> 3) & 3]
+        feed(.start(readyTimeoutWaitsForPresentation: options & 4 != 0, trackingStatus: status), .other)
+    }
+
+    /// Whether the run is live: started, the UI not finished, not detached.
+    var isLive: Bool { started && uiFinishedCount == 0 && !detached }
+
+    /// Decodes and performs one step; returns the bytes it used.
+    mutating func step(_ op: UInt8, _ argument: UInt8) -> Int {
+        let variant = Int(op >> 4)
+        commits = 0
+        switch op & 0x0F {
         case 4:
-            let start = min(index, ops.count)
-            let garbage = String(decoding: ops[start..<min(ops.count, start + argument)], as: UTF8.self)
-            let (handler, body) = save(garbage, handler: argument)
-            post(handler, body)
-            post(handler, garbage)
-            index += argument
-        case 5: post("jsHandler", "{\"type\":\"close\"}")
+            loadEvent(variant, argument)
+            return 2
+        case 5:
+            navigate(to: fuzzNavigationTargets[Int(argument) % fuzzNavigationTargets.count], variant)
+            return 2
         case 6:
-            let due = clock.pending
-            clock.pending.removeAll()
-            for action in due { action() }
+            let timer = [BridgeMachine.Timer.ready, .finishDelay, .settingsAttempt][variant % 3]
+            // The runner fires only scheduled timers; the machine must also shrug off a stray one.
+            if scheduled.remove(timer) != nil || variant >= 12 { feed(.timerFired(timer), .timer(timer)) }
         case 7:
-            // Load events of the current load, a replaced one or the page's own navigation: finished, cancelled,
-            // interrupted by the policy, failed, or the content process gone (reloaded once, then the run fails).
-            let load = argument % 3 == 0 ? nil : WebViewLoadID(rawValue: argument % 4)
-            let failure = { (domain: String, code: Int) in
-                WebViewLoadFailure(url: nil, domain: domain, code: code, description: "fuzz")
-            }
-            switch argument / 4 % 5 {
-            case 0: webView.eventHandler?(.didFinishLoading(nil, load: load))
-            case 1: webView.eventHandler?(.didFailLoading(failure("NSURLErrorDomain", -999), load: load))
-            case 2: webView.eventHandler?(.didFailLoading(failure("WebKitErrorDomain", 102), load: load))
-            case 3: webView.eventHandler?(.didFailLoading(failure("NSURLErrorDomain", -1009), load: load))
-            default: webView.eventHandler?(.contentProcessDidTerminate)
-            }
-        case 8: if argument % 8 == 0 { bridge.invalidate() }
+            feed(.presentationBegan, .other)
+        case 8:
+            feed(.presentationEnded, .other)
         case 9:
-            post("webcmpTCF", "{\"type\":\"gpp\",\"gppString\":\"DBABTA~1YNN\"}")
-            gppUpdateSent = true
-        case 10:
-            let url = navigationTargets[argument % navigationTargets.count].flatMap(URL.init(string:))
-            let request = NavigationRequest(url: url, isMainFrame: argument & 8 == 0, opensNewWindow: argument & 16 != 0)
-            let decision = bridge.decidePolicy(for: request)
-            let scheme = url?.scheme?.lowercased() ?? ""
-            if decision == .allow, request.isMainFrame || request.opensNewWindow, scheme != "about" {
-                fuzzCheck(url?.host == "cmp.example.com" && scheme == "https" && !request.opensNewWindow,
-                          "the consent page was replaced by \(url?.absoluteString ?? "nil")")
+            if waitsForActiveApp || variant >= 12 {
+                waitsForActiveApp = false
+                feed(.appActive, .appActive)
             }
-            if case .openExternally(let target) = decision {
-                fuzzCheck(["http", "https", "mailto", "tel"].contains(target.scheme?.lowercased() ?? ""),
-                          "handed out \(target.absoluteString)")
+        case 10:
+            if waitsForTrackingAnswer || variant >= 12 {
+                waitsForTrackingAnswer = false
+                let results: [Result<TrackingAuthorizationStatus, TrackingAuthorizationError>] = [
+                    .success(.authorized), .success(.denied), .success(.notDetermined), .success(.restricted),
+                    .failure(.missingUsageDescription), .failure(.unavailable("inactive")),
+                ]
+                feed(.trackingAnswered(results[variant % results.count]), .trackingAnswer)
+            }
+        case 11:
+            switch variant {
+            case 0: feed(.invalidate, .other)
+            case 1: failNextWrite = true
+            case 2...5: trackingStatus = [.notDetermined, .authorized, .denied, .unavailable][variant - 2]
+            case 6: feed(.attached(setupFailure: nil), .other)
+            case 7: feed(.start(trackingStatus: .notDetermined), .other)
+            default: feed(.committed(.refused(.invalidConsent(.noConsent)), trackingStatus: trackingStatus), .answer)
             }
         default:
-            let own = argument & 1 == 0
-            let url = URL(string: own ? "https://cmp.example.com/" : "https://elsewhere.example/x")
-            webView.eventHandler?(.didReceiveResponse(url, statusCode: [200, 404, 500, 302][(argument >> 1) % 4]))
+            post(fuzzBodies[Int(argument) % fuzzBodies.count], from: fuzzSenders[variant])
+            return 2
         }
-        let after = store.record()
-        if after != before {
-            // A GPP signal from the page's __gpp updates the GPP part of the stored consent, never the TC string.
-            let gppOnly = gppUpdateSent && after?.tcString == before?.tcString
-            fuzzCheck(wasActive && (validSaveSent || gppOnly), "stored consent changed without a valid save (op \(op % 12))")
-        }
-        var storedTC: String?
-        if case .string(let value)? = store.iabKeys()["IABTCF_TCString"] { storedTC = value }
-        fuzzCheck(storedTC == after?.tcString, "IAB keys and record disagree: half-written consent")
+        return 1
     }
-    bridge.invalidate()
+
+    /// Posts `body` from `sender`; it may commit only when it passes the checks (the model's, not the machine's).
+    mutating func post(_ body: FuzzBody, from sender: (isMainFrame: Bool, origin: String?)) {
+        let allowedOrigin: Bool
+        switch sender.origin {
+        case nil, hostedOrigin?, "HTTPS://CMP.example.com:443"?: allowedOrigin = true
+        case fallbackOrigin?: allowedOrigin = fallbackShown
+        default: allowedOrigin = false
+        }
+        let mayCommit = sender.isMainFrame && allowedOrigin && body.carriesConsent && isLive
+        let message = ScriptMessage(
+            handlerName: body.handler, body: .json(body.json), isMainFrame: sender.isMainFrame, origin: sender.origin)
+        feed(.webView(.message(message)), .message(mayCommit: mayCommit))
+    }
+
+    /// A load event of the current load, a replaced one, a page-initiated navigation or one never started.
+    mutating func loadEvent(_ variant: Int, _ argument: UInt8) {
+        let ids = [lastLoad, lastLoad - 1, nil, lastLoad + 1] as [Int?]
+        let load = ids[Int(argument) & 3].map(WebViewLoadID.init(rawValue:))
+        func failure(_ domain: String, _ code: Int) -> WebViewEvent {
+            .didFailLoading(WebViewLoadFailure(url: nil, domain: domain, code: code, description: "fuzz"), load: load)
+        }
+        let status = [200, 302, 399, 400, 404, 500, 503, 200][Int(argument >> 2) & 7]
+        let event: WebViewEvent
+        switch variant {
+        case 0, 1: event = .didFinishLoading(nil, load: load)
+        case 2: event = failure(WebViewLoadFailure.urlErrorDomain, -999)
+        case 3: event = failure(WebViewLoadFailure.webKitErrorDomain, 102)
+        case 4: event = failure(WebViewLoadFailure.webKitGTKNetworkErrorDomain, 302)
+        case 5: event = failure(WebViewLoadFailure.webKitGTKPolicyErrorDomain, 102)
+        case 6: event = failure(WebViewLoadFailure.urlErrorDomain, -1009)
+        case 7, 8: event = .didReceiveResponse(fuzzHostedDocument, statusCode: status, load: load)
+        case 9: event = .didReceiveResponse(fuzzForeignDocument, statusCode: status, load: load)
+        case 10: event = .didReceiveResponse(nil, statusCode: status, load: load)
+        case 11: event = .didReceiveResponse(setup.fallbackURL, statusCode: status, load: load)
+        default: event = .contentProcessDidTerminate
+        }
+        feed(.webView(event), .other)
+    }
+
+    /// A navigation: answered first and exactly once; an allowed main-frame navigation stays on an allowed origin.
+    mutating func navigate(to target: (url: URL?, scheme: String, origin: String?), _ variant: Int) {
+        let url = target.url
+        let request = NavigationRequest(url: url, isMainFrame: variant & 1 == 0, opensNewWindow: variant & 2 != 0)
+        let wasDetached = detached
+        let effects = machine.handle(.navigation(request))
+        guard case .decideNavigation(let decision)? = effects.first else {
+            return fuzzCheck(false, "a navigation was not answered first: \(effects)")
+        }
+        fuzzCheck(!effects.dropFirst().contains { if case .decideNavigation = $0 { true } else { false } },
+                  "a navigation was answered twice: \(effects)")
+        fuzzCheck(!wasDetached || effects.count == 1, "effects after detach: \(effects)")
+        let scheme = target.scheme
+        if decision == .allow, request.isMainFrame || request.opensNewWindow, scheme != "about" {
+            let origin = target.origin
+            fuzzCheck(!request.opensNewWindow && (origin == hostedOrigin || (fallbackShown && origin == fallbackOrigin)),
+                      "the consent page was replaced by \(url?.absoluteString ?? "nil")")
+        }
+        if case .openExternally(let target) = decision {
+            fuzzCheck(target == url && ["http", "https", "mailto", "tel"].contains(scheme), "handed out \(target)")
+        }
+        for effect in effects.dropFirst() { perform(effect, .navigation) }
+    }
+
+    /// Feeds `input` and performs its effects in order, as the runner does.
+    mutating func feed(_ input: BridgeMachine.Input, _ context: Context) {
+        let effects = machine.handle(input)
+        if case .start = input, effects.contains(where: { $0.startsTheRun }) { started = true }
+        for effect in effects { perform(effect, context) }
+    }
+
+    /// Performs one effect and checks it.
+    mutating func perform(_ effect: BridgeMachine.Effect, _ context: Context) {
+        fuzzCheck(!detached, "\(effect) after detach")
+        switch effect {
+        case .decideNavigation:
+            fuzzCheck(false, "a navigation answer to another input (\(context))")
+        case .load(let url, let id):
+            fuzzCheck(setup.loadable.contains(url), "loaded \(url)")
+            fuzzCheck(id.rawValue == lastLoad + 1, "load \(id) after load #\(lastLoad)")
+            fuzzCheck(isLive, "a load after the UI finished")
+            lastLoad = id.rawValue
+            if url == setup.fallbackURL { fallbackShown = true }
+        case .evaluate:
+            fuzzCheck(machine.configuration.mode == .settings, "a script evaluated in consent mode")
+        case .injectStoredRecord(let origin):
+            let target = origin == hostedOrigin ? origin : SecurityOrigin.normalize(origin)
+            fuzzCheck(target == hostedOrigin || (fallbackShown && target == fallbackOrigin), "the record posted to \(origin)")
+            guard case .message = context else { return fuzzCheck(false, "the record injected in answer to \(context)") }
+        case .commit(let request):
+            guard case .message(let mayCommit) = context, mayCommit else {
+                return fuzzCheck(false, "committed in answer to \(context)")
+            }
+            commits += 1
+            fuzzCheck(commits == 1, "two commits for one message")
+            fuzzCheck(request.rules.source == (fallbackShown ? .fallbackPage : .cmpPage), "commit source \(request.rules.source)")
+            answer(request)
+        case .report(let event):
+            report(event, context)
+        case .schedule(let timer, let seconds):
+            fuzzCheck(seconds == setup.seconds[timer], "\(timer) scheduled for \(seconds) s")
+            fuzzCheck(isLive, "\(timer) scheduled after the UI finished")
+            scheduled.insert(timer)
+        case .cancel(let timer):
+            scheduled.remove(timer)
+        case .waitUntilActive:
+            waitsForActiveApp = true
+        case .requestTracking:
+            guard case .appActive = context else { return fuzzCheck(false, "tracking requested in answer to \(context)") }
+            fuzzCheck(machine.configuration.tracking.isEnabled, "tracking requested though the app did not enable it")
+            waitsForTrackingAnswer = true
+        case .clearStore:
+            guard case .timer(.ready) = context else { return fuzzCheck(false, "store cleared in answer to \(context)") }
+            fuzzCheck(machine.configuration.clearsConsentOnTimeout, "store cleared though the app did not opt in")
+            keys = IABKeySet()
+            record = nil
+        case .detach:
+            detached = true
+            scheduled.removeAll()
+        }
+    }
+
+    mutating func report(_ event: ConsentBridgeEvent, _ context: Context) {
+        switch event {
+        case .uiFinished:
+            uiFinishedCount += 1
+            fuzzCheck(uiFinishedCount == 1, "the UI finished twice")
+        case .uiReady:
+            uiReadyCount += 1
+            fuzzCheck(uiReadyCount == 1, "the UI announced ready twice")
+        case .consentReady, .userAction:
+            guard case .answer = context else { return fuzzCheck(false, "\(event) in answer to \(context)") }
+        case .trackingAuthorization:
+            guard case .trackingAnswer = context else { return fuzzCheck(false, "\(event) in answer to \(context)") }
+        case .diagnostic, .error:
+            break
+        }
+    }
+
+    /// The runner's answer to a commit: the real ``ConsentCommit`` over the stored record, then the model store's
+    /// write (validated first, all or nothing); then the machine must announce exactly what was stored.
+    mutating func answer(_ request: BridgeMachine.CommitRequest) {
+        let outcome: BridgeMachine.CommitOutcome
+        switch FuzzCommits.commit(request, previous: record) {
+        case .failure(let error):
+            outcome = .refused(ConsentBridgeError(error))
+        case .success(let prepared):
+            outcome = write(prepared)
+        }
+        let effects = machine.handle(.committed(outcome, trackingStatus: trackingStatus))
+        switch outcome {
+        case .stored(let summary, _):
+            fuzzCheck(effects.filter { $0 == .report(.consentReady(summary)) }.count == 1, "stored but not announced: \(effects)")
+        case .refused, .storageFailed:
+            fuzzCheck(!effects.contains { if case .report(.consentReady) = $0 { true } else { false } }, "announced unstored consent")
+            fuzzCheck(effects.contains { if case .report(.error) = $0 { true } else { false } }, "a failed commit not reported")
+        }
+        for effect in effects { perform(effect, .answer) }
+    }
+
+    /// The model store's write: every key validated first (``FuzzCommits``), then keys and record replaced together.
+    mutating func write(_ prepared: FuzzCommits.Prepared) -> BridgeMachine.CommitOutcome {
+        if failNextWrite {
+            failNextWrite = false
+            return .storageFailed(.storageUnavailable(suiteName: nil))
+        }
+        let commit = prepared.commit
+        if let invalid = prepared.invalidKey { return .storageFailed(invalid) }
+        keys = commit.keys
+        record = commit.record
+        checkStore()
+        return .stored(commit.summary, diagnostics: commit.diagnostics)
+    }
+
+    /// The keys and the record describe the same consent.
+    func checkStore() {
+        func string(_ key: IABKey) -> String? {
+            if case .string(let value)? = keys[key] { return value }
+            return nil
+        }
+        fuzzCheck(string(.tcString) == record?.strings.tcString, "IAB keys and record disagree on the TC string")
+        fuzzCheck(string(.gppString) == record?.strings.gppString, "IAB keys and record disagree on the GPP string")
+        fuzzCheck(string(.usPrivacyString) == record?.strings.usPrivacy, "IAB keys and record disagree on US Privacy")
+    }
+
+    /// The app invalidates the bridge at the end: it detaches unless it already did, and only once.
+    mutating func end() {
+        let effects = machine.handle(.invalidate)
+        fuzzCheck(effects == (detached ? [] : [.detach]), "invalidate at the end: \(effects)")
+    }
+}
+
+/// The commits of the whole run, by request and stored record.
+///
+/// ``ConsentCommit`` is pure (the same payload, page signals, rules, previous record and time give the same keys,
+/// record, summary and diagnostics, or the same error) and is the costliest step of a sequence: decoding the TC string,
+/// mapping the keys, formatting a date for a diagnostic. Each distinct commit runs for real once (under the sanitizers);
+/// the same commit again in a later sequence gets its result back, with the store's validation of its keys.
+private enum FuzzCommits {
+    /// A commit and the store's verdict on its keys.
+    struct Prepared {
+        let commit: ConsentCommit
+        /// Why the store would refuse the keys (``ConsentStore/validate(_:_:)``), if it would.
+        let invalidKey: ConsentStoreError?
+    }
+
+    private struct Key: Hashable {
+        let request: BridgeMachine.CommitRequest
+        let previous: ConsentRecord?
+    }
+
+    /// Bounded: the tables are finite, but a long run should not grow without end.
+    private static let capacity = 50_000
+    nonisolated(unsafe) private static var results: [Key: Result<Prepared, ConsentCommitError>] = [:]
+
+    /// The commit of `request` over `previous`, at the harness's fixed time.
+    static func commit(_ request: BridgeMachine.CommitRequest, previous: ConsentRecord?) -> Result<Prepared, ConsentCommitError> {
+        let key = Key(request: request, previous: previous)
+        if let known = results[key] { return known }
+        let result: Result<Prepared, ConsentCommitError>
+        do {
+            let commit = try ConsentCommit(
+                payload: request.payload, page: request.page, previous: previous, rules: request.rules,
+                now: Date(timeIntervalSince1970: 1_750_000_000))
+            var invalidKey: ConsentStoreError?
+            do {
+                for (key, value) in commit.keys { try ConsentStore.validate(key, value) }
+            } catch {
+                invalidKey = error
+            }
+            result = .success(Prepared(commit: commit, invalidKey: invalidKey))
+        } catch {
+            result = .failure(error)
+        }
+        if results.count >= capacity { results.removeAll(keepingCapacity: true) }
+        results[key] = result
+        return result
+    }
+}
+
+extension BridgeMachine.Effect {
+    /// Whether this effect of a start means the run started (the page loads, or the tracking prompt comes first).
+    fileprivate var startsTheRun: Bool {
+        switch self {
+        case .load, .waitUntilActive: return true
+        default: return false
+        }
+    }
 }

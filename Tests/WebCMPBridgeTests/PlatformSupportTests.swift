@@ -13,6 +13,28 @@ import Testing
                                          in: ["https://cmp.example.com:443"]))
     }
 
+    /// The bridge's allow list (origins normalised once, exact spellings without parsing) answers as the one-off
+    /// check does, for ordinary, unusual and broken origins on both sides.
+    @Test func allowListAnswersAsTheOneOffCheck() {
+        let allowed: Set<String> = [
+            "https://cmp.example.com", "HTTPS://Prefs.Example.com:443/", " http://127.0.0.1:8080 ", "https://a%2Fb.example",
+            "not an origin", "file://",
+        ]
+        let list = SecurityOrigin.AllowList(allowed)
+        let candidates = allowed.union([
+            "https://cmp.example.com:443", "https://prefs.example.com", "http://127.0.0.1:8080", "https://a/b.example",
+            "https://evil.example", "null", "", " ", "https://cmp.example.com/path", "file:///", "\u{2003}https://cmp.example.com",
+        ])
+        for origin in candidates {
+            #expect(list.contains(origin) == SecurityOrigin.isAllowed(origin, in: allowed), "\(origin)")
+            if let url = URL(string: origin) {
+                #expect(list.contains(url) == SecurityOrigin.isAllowed(url, in: allowed), "\(origin) as a URL")
+            }
+        }
+        #expect(list.adding("webcmp-fallback://app").contains("WEBCMP-FALLBACK://app"))
+        #expect(!list.contains("webcmp-fallback://app"))
+    }
+
     @Test func sharingScriptsAreRecognised() {
         let script = ConsentSharing.userScript(record: nil, keys: IABKeySet())
         #expect(ConsentSharing.isSharingScript(script.source))

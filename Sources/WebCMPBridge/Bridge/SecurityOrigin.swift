@@ -8,7 +8,7 @@ package enum SecurityOrigin {
         guard let scheme = url.scheme?.lowercased() else { return nil }
         if scheme == "file" { return "file://" }
         guard let host = url.host?.lowercased(), !host.isEmpty else { return nil }
-        let hostPart = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        let hostPart = host.utf8.contains(UInt8(ascii: ":")) && !host.hasPrefix("[") ? "[\(host)]" : host
         if let port = url.port, port != defaultPort(for: scheme) {
             return "\(scheme)://\(hostPart):\(port)"
         }
@@ -17,7 +17,8 @@ package enum SecurityOrigin {
 
     /// Normalises an origin string as a page or platform reports it; `nil` when it is not an origin.
     package static func normalize(_ origin: String) -> String? {
-        let trimmed = origin.trimmingCharacters(in: .whitespaces)
+        // Origins as platforms report them have nothing to trim; Foundation's trimming is costly on Linux.
+        let trimmed = origin.hasNoEdgeWhitespace ? origin : origin.trimmingCharacters(in: .whitespaces)
         if trimmed == "file://" || trimmed.lowercased() == "file:///" { return "file://" }
         guard let url = URL(string: trimmed), url.path.isEmpty || url.path == "/", url.query == nil,
             url.fragment == nil, url.user == nil
@@ -31,7 +32,7 @@ package enum SecurityOrigin {
         let scheme = scheme.lowercased()
         if scheme == "file" { return "file://" }
         let lowered = host.lowercased()
-        let hostPart = lowered.contains(":") && !lowered.hasPrefix("[") ? "[\(lowered)]" : lowered
+        let hostPart = lowered.utf8.contains(UInt8(ascii: ":")) && !lowered.hasPrefix("[") ? "[\(lowered)]" : lowered
         if port != 0, port != defaultPort(for: scheme) { return "\(scheme)://\(hostPart):\(port)" }
         return "\(scheme)://\(hostPart)"
     }
@@ -48,11 +49,56 @@ package enum SecurityOrigin {
         return isAllowed(origin, in: allowed)
     }
 
+    /// A set of origins normalised once, for a bridge that checks every message and navigation against the same
+    /// origins. It answers as `isAllowed(_:in:)` does for the same set.
+    package struct AllowList: Sendable, Hashable {
+        /// The normalised origins (origins that do not normalise are left out: they match nothing).
+        private var normalized: Set<String>
+        /// Those that normalise to themselves: an origin spelled exactly like one of them is allowed without being
+        /// parsed (platforms report origins in this form).
+        private var stable: Set<String>
+
+        /// The allow list of `origins`.
+        package init(_ origins: Set<String>) {
+            normalized = Set(origins.compactMap(SecurityOrigin.normalize))
+            stable = normalized.filter { SecurityOrigin.normalize($0) == $0 }
+        }
+
+        /// Whether `origin`, normalised, is one of the list's.
+        package func contains(_ origin: String) -> Bool {
+            stable.contains(origin) || SecurityOrigin.normalize(origin).map(normalized.contains) ?? false
+        }
+
+        /// Whether the origin of `url` is one of the list's (`false` for a URL without an origin).
+        package func contains(_ url: URL) -> Bool {
+            SecurityOrigin.origin(of: url).map(contains) ?? false
+        }
+
+        /// This list and `origin`.
+        package func adding(_ origin: String) -> AllowList {
+            var list = self
+            if let origin = SecurityOrigin.normalize(origin) {
+                list.normalized.insert(origin)
+                if SecurityOrigin.normalize(origin) == origin { list.stable.insert(origin) }
+            }
+            return list
+        }
+    }
+
     private static func defaultPort(for scheme: String) -> Int? {
         switch scheme {
         case "http", "ws": return 80
         case "https", "wss": return 443
         default: return nil
         }
+    }
+}
+
+extension String {
+    /// Whether the string starts and ends with a printable ASCII character other than the space (so that trimming
+    /// white space would leave it as it is).
+    fileprivate var hasNoEdgeWhitespace: Bool {
+        guard let first = utf8.first, let last = utf8.last else { return false }
+        return (0x21...0x7E).contains(first) && (0x21...0x7E).contains(last)
     }
 }

@@ -49,13 +49,20 @@ enum NavigationPolicy {
     static func decide(
         _ request: NavigationRequest, allowedOrigins: Set<String>, externalLinks: ExternalLinkPolicy
     ) -> NavigationDecision {
+        decide(request, allowedOrigins: SecurityOrigin.AllowList(allowedOrigins), externalLinks: externalLinks)
+    }
+
+    /// ``decide(_:allowedOrigins:externalLinks:)`` with origins normalised once (the bridge's).
+    static func decide(
+        _ request: NavigationRequest, allowedOrigins: SecurityOrigin.AllowList, externalLinks: ExternalLinkPolicy
+    ) -> NavigationDecision {
         guard let url = request.url else { return request.isMainFrame || request.opensNewWindow ? .cancel : .allow }
         let scheme = url.scheme?.lowercased() ?? ""
         if scheme == "about", ["blank", "srcdoc"].contains(url.absoluteString.dropFirst("about:".count).lowercased()) {
             return request.opensNewWindow ? .cancel : .allow
         }
         if !request.isMainFrame, !request.opensNewWindow { return .allow }
-        if !request.opensNewWindow, SecurityOrigin.isAllowed(url, in: allowedOrigins) { return .allow }
+        if !request.opensNewWindow, allowedOrigins.contains(url) { return .allow }
         guard ["http", "https", "mailto", "tel"].contains(scheme) else { return .cancel }
         return externalLinks == .openExternally ? .openExternally(url) : .cancel
     }

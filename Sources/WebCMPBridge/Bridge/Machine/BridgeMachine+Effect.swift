@@ -27,7 +27,8 @@ extension BridgeMachine {
         /// Remove every stored consent (``BridgeConfiguration/clearsConsentOnTimeout``).
         case clearStore
         /// Stop everything: cancel every timer and task, remove the handlers and user scripts, finish the event
-        /// streams. Always the last effect; afterwards the machine only answers navigation questions.
+        /// streams. Always the last effect; afterwards the machine emits nothing but the answer to a navigation
+        /// (``decideNavigation(_:)``, the navigation policy's decision alone).
         case detach
     }
 

@@ -76,6 +76,6 @@ extension BridgeMachine {
     /// document of a link to another origin — which then opens outside — is reported too: its HTTP status is not
     /// the CMP page's.
     private func isOwnDocument(_ url: URL?) -> Bool {
-        url.map { SecurityOrigin.isAllowed($0, in: allowedOrigins) } ?? true
+        url.map { allowedOrigins.contains($0) } ?? true
     }
 }

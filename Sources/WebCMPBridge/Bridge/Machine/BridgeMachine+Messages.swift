@@ -7,7 +7,7 @@ extension BridgeMachine {
     mutating func handle(_ message: ScriptMessage, _ out: inout Effects) {
         let handler = message.handlerName
         guard message.isMainFrame else { return report(.error(.notMainFrame(handler: handler)), &out) }
-        if let origin = message.origin, !SecurityOrigin.isAllowed(origin, in: allowedOrigins) {
+        if let origin = message.origin, !allowedOrigins.contains(origin) {
             return report(.error(.forbiddenOrigin(handler: handler, origin: origin)), &out)
         }
         let rules: any MessageDialect

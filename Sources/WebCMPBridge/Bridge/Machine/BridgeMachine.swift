@@ -14,7 +14,8 @@ import Foundation
 ///   reloads once. A failure before the page was ready may load the app's fallback page (``FallbackDecision``).
 /// - **The UI ends once** (``ConsentBridgeEvent/uiFinished(_:)`` at most once); then nothing is stored, and App Tracking
 ///   Transparency is requested when due, after the presentation and once the app is active; then ``Effect/detach``.
-/// - **After ``Effect/detach``** the machine emits nothing.
+/// - **After ``Effect/detach``** the machine emits nothing but the answer to a navigation: the navigation policy's
+///   decision alone (``ConsentBridge/decidePolicy(for:)`` is public and still answers after it).
 struct BridgeMachine: Sendable {
     /// The configuration.
     let configuration: BridgeConfiguration
@@ -30,6 +31,14 @@ struct BridgeMachine: Sendable {
     private(set) var isPresented = false
     /// In settings mode, what opened the CMP's privacy settings (see ``ConsentBridge/privacySettingsOpenedBy``).
     var privacySettingsOpenedBy: String?
+    /// The page the run loads (``BridgeConfiguration/resolvedURL``), and the fallback page's with the same query
+    /// items; worked out once, as the configuration does not change.
+    private let resolvedURL: URL
+    private let fallbackURL: URL?
+    /// The configured allowed origins, and those with the fallback page's, normalised once: every message and
+    /// navigation is checked against them.
+    private let configuredOrigins: SecurityOrigin.AllowList
+    private let originsWithFallback: SecurityOrigin.AllowList
 
     /// A machine for `configuration`; `dialects` are the dialects it speaks (default: every registered one).
     init(
@@ -40,6 +49,11 @@ struct BridgeMachine: Sendable {
         self.renewalReason = renewalReason
         decoder = CMPMessageDecoder(limits: configuration.limits, dialects: dialects)
         detection = DialectDetection(configured: configuration.dialect, dialects: dialects)
+        resolvedURL = configuration.resolvedURL
+        fallbackURL = configuration.fallback.map { configuration.addingQueryItems(to: $0.entryURL) }
+        let configured = SecurityOrigin.AllowList(configuration.allowedOrigins)
+        configuredOrigins = configured
+        originsWithFallback = configuration.fallback.map { configured.adding($0.origin) } ?? configured
     }
 
     /// Takes in `input` and returns the effects, in the order the runner performs them.
@@ -123,11 +137,8 @@ struct BridgeMachine: Sendable {
 
     /// The origins allowed to post and to navigate the main frame: the configured ones, and the fallback's while it
     /// is shown.
-    var allowedOrigins: Set<String> {
-        guard run?.showingFallback == true, let fallback = configuration.fallback else {
-            return configuration.allowedOrigins
-        }
-        return configuration.allowedOrigins.union([fallback.origin])
+    var allowedOrigins: SecurityOrigin.AllowList {
+        run?.showingFallback == true ? originsWithFallback : configuredOrigins
     }
 
     // MARK: Starting and loading
@@ -151,7 +162,7 @@ struct BridgeMachine: Sendable {
     /// Loads `url` (default: the hosted page) as a new load and (re)starts the ready timeout.
     mutating func load(_ url: URL?, _ out: inout Effects) {
         guard var run, run.stage == .loading else { return }
-        let target = url ?? configuration.resolvedURL
+        let target = url ?? resolvedURL
         run.pageAnswered = false
         let id = run.loads.begin(target)
         self.run = run
@@ -194,7 +205,7 @@ struct BridgeMachine: Sendable {
     /// Loads the fallback page instead of ending the run with `error`, when ``FallbackDecision`` says so.
     /// - Returns: whether the fallback is now loading (then `error` was reported as a diagnostic, not as an error).
     mutating func loadFallback(after error: ConsentBridgeError, _ out: inout Effects) -> Bool {
-        guard var run, let fallback = configuration.fallback,
+        guard var run, let fallback = configuration.fallback, let fallbackURL,
             FallbackDecision.loadsFallback(FallbackDecision.Situation(
                 hasFallback: true, showingFallback: run.showingFallback, becameReady: run.stage == .ready,
                 error: error, renewalReason: renewalReason))
@@ -203,7 +214,7 @@ struct BridgeMachine: Sendable {
         run.stage = .loading
         self.run = run
         report(.diagnostic("\(error); showing the app's fallback page (\(fallback.origin))"), &out)
-        load(configuration.addingQueryItems(to: fallback.entryURL), &out)
+        load(fallbackURL, &out)
         return true
     }
 

@@ -1,0 +1,251 @@
+import Foundation
+import Testing
+@testable import WebCMPBridge
+
+/// Load events and navigation decisions (`BridgeMachine+Loading.swift`): events of replaced loads, the kinds of load
+/// failure, HTTP error statuses, a terminated web content process, and redirects before the page answered.
+extension BridgeMachineTests {
+    /// The load failure of load 1 ("offline", no URL), as ``ConsentBridgeError/loadFailed(_:)``.
+    static let offline = ConsentBridgeError.loadFailed(WebViewLoadError(url: nil, reason: "offline"))
+    /// A real failure of load 1.
+    static var offlineInput: Input { .failed(WebViewLoadFailure.urlErrorDomain, -1009, load: 1) }
+    /// The end of a run that fails while its ready timer runs.
+    static func failedWhileLoading(_ error: ConsentBridgeError) -> [Effect] {
+        [.error(error), .cancel(.ready), .finished(.failed), .detach]
+    }
+
+    // MARK: Load events
+
+    @Test(arguments: [
+        Transition(
+            "a finished load is not ready for a dialect with a ready message",
+            configure: gravitoDialect, started + [.finished(load: 1)], effects: [], state: .loading),
+        Transition(
+            "nor in automatic detection",
+            started + [.finished(load: 1)], effects: [], state: .loading),
+        Transition(
+            "Onesecondbefore: the finished load is ready",
+            configure: osbDialect, started + [.finished(load: 1)],
+            effects: [.cancel(.ready), .uiReady(.onesecondbefore)], state: .ready),
+        Transition(
+            "Onesecondbefore: a replaced load's finish is ignored",
+            configure: osbDialect,
+            started + [.webView(.contentProcessDidTerminate), .finished(load: 1)], effects: [], state: .loading),
+        Transition(
+            "Onesecondbefore: a page-initiated navigation's finish counts",
+            configure: osbDialect, started + [.finished(load: nil)],
+            effects: [.cancel(.ready), .uiReady(.onesecondbefore)], state: .ready),
+        Transition(
+            "events before the start are ignored",
+            configure: gravitoDialect, [.attached(setupFailure: nil), offlineInput, .webView(.contentProcessDidTerminate)],
+            effects: [], state: .idle),
+    ])
+    func loadEvents(_ row: Transition) {
+        row.check()
+    }
+
+    @Test(arguments: [
+        Transition(
+            "a failure of the current load ends the run", configure: gravitoDialect,
+            started + [offlineInput], effects: failedWhileLoading(offline), state: .invalidated),
+        Transition(
+            "so does one of a navigation the page started", configure: gravitoDialect,
+            started + [.failed(WebViewLoadFailure.urlErrorDomain, -1009, load: nil)],
+            effects: failedWhileLoading(offline), state: .invalidated),
+        Transition(
+            "a cancelled load (NSURLErrorCancelled) is no failure", configure: gravitoDialect,
+            started + [.failed(WebViewLoadFailure.urlErrorDomain, -999, load: 1)], effects: [], state: .loading),
+        Transition(
+            "nor is WebKitGTK's cancellation", configure: gravitoDialect,
+            started + [.failed(WebViewLoadFailure.webKitGTKNetworkErrorDomain, 302, load: 1)], effects: [], state: .loading),
+        Transition(
+            "a load the navigation policy interrupted is no failure", configure: gravitoDialect,
+            started + [.failed(WebViewLoadFailure.webKitErrorDomain, 102, load: 1)], effects: [], state: .loading),
+        Transition(
+            "nor on WebKitGTK", configure: gravitoDialect,
+            started + [.failed(WebViewLoadFailure.webKitGTKPolicyErrorDomain, 102, load: 1)], effects: [], state: .loading),
+        Transition(
+            "a replaced load's failure is ignored", configure: gravitoDialect,
+            started + [.webView(.contentProcessDidTerminate), offlineInput], effects: [], state: .loading),
+        Transition(
+            "with a fallback page, a failure loads it", configure: gravitoWithFallback,
+            started + [offlineInput],
+            effects: [
+                .diagnostic("the CMP page failed to load: offline; showing the app's fallback page (webcmp-fallback://app)"),
+                .cancel(.ready), .readyTimer, .loadFallback(2),
+            ],
+            state: .loading),
+        Transition(
+            "the hosted page's late failure after the fallback replaced it is ignored", configure: gravitoWithFallback,
+            started + [offlineInput, offlineInput], effects: [], state: .loading),
+        Transition(
+            "the fallback page's own failure ends the run", configure: gravitoWithFallback,
+            started + [offlineInput, .failed(WebViewLoadFailure.urlErrorDomain, -1009, load: 2)],
+            effects: failedWhileLoading(offline), state: .invalidated),
+        Transition(
+            "a failure after the page was ready ends the run, without the fallback", configure: gravitoWithFallback,
+            started + [.gravito(#"{"type":"CMP-loaded"}"#), offlineInput],
+            effects: [.error(offline), .finished(.failed), .detach], state: .invalidated),
+    ])
+    func loadFailures(_ row: Transition) {
+        row.check()
+    }
+
+    /// The error for an HTTP `status` of the CMP page (`url`).
+    static func httpError(_ status: Int, url: String? = "https://cmp.example.com/app.html") -> ConsentBridgeError {
+        .loadFailed(WebViewLoadError(
+            url: url.flatMap(URL.init(string:)), statusCode: status, reason: "the server answered an error"))
+    }
+
+    @Test(arguments: [
+        Transition(
+            "HTTP 400 for the page's own document ends the run", configure: gravitoDialect,
+            started + [.response("https://cmp.example.com/app.html", status: 400, load: 1)],
+            effects: failedWhileLoading(httpError(400)), state: .invalidated),
+        Transition(
+            "so does one without a URL", configure: gravitoDialect,
+            started + [.response(nil, status: 503, load: 1)],
+            effects: failedWhileLoading(httpError(503, url: nil)), state: .invalidated),
+        Transition(
+            "HTTP 399 is not an error", configure: gravitoDialect,
+            started + [.response("https://cmp.example.com/app.html", status: 399, load: 1)], effects: [], state: .loading),
+        Transition(
+            "another origin's document (a link about to open outside) is not the page's", configure: gravitoDialect,
+            started + [.response("https://elsewhere.example/x", status: 500, load: nil)], effects: [], state: .loading),
+        Transition(
+            "a replaced load's error status is ignored", configure: gravitoDialect,
+            started + [.webView(.contentProcessDidTerminate), .response("https://cmp.example.com/app.html", status: 500, load: 1)],
+            effects: [], state: .loading),
+        Transition(
+            "with a fallback page, an error status loads it", configure: gravitoWithFallback,
+            started + [.response("https://cmp.example.com/app.html", status: 404, load: 1)],
+            effects: [
+                .diagnostic(
+                    "the CMP page failed to load: HTTP status 404 (the server answered an error); showing the app's "
+                        + "fallback page (webcmp-fallback://app)"),
+                .cancel(.ready), .readyTimer, .loadFallback(2),
+            ],
+            state: .loading),
+    ])
+    func httpStatus(_ row: Transition) {
+        row.check()
+    }
+
+    /// The diagnostic of the first termination.
+    static let reloading = Effect.diagnostic("the web content process terminated; reloading the CMP page once")
+
+    @Test(arguments: [
+        Transition(
+            "a terminated web content process reloads the page as a new load", configure: gravitoDialect,
+            started + [.webView(.contentProcessDidTerminate)],
+            effects: [reloading, .cancel(.ready), .readyTimer, .loadPage(2)], state: .loading),
+        Transition(
+            "after the page was ready too: loading again, with a new timeout", configure: gravitoDialect,
+            started + [.gravito(#"{"type":"CMP-loaded"}"#), .webView(.contentProcessDidTerminate)],
+            effects: [reloading, .readyTimer, .loadPage(2)], state: .loading),
+        Transition(
+            "the second time in a run ends it", configure: gravitoDialect,
+            started + [.webView(.contentProcessDidTerminate), .webView(.contentProcessDidTerminate)],
+            effects: failedWhileLoading(.webContentTerminated), state: .invalidated),
+        Transition(
+            "a crash is no reason for the fallback page", configure: gravitoWithFallback,
+            started + [.webView(.contentProcessDidTerminate), .webView(.contentProcessDidTerminate)],
+            effects: failedWhileLoading(.webContentTerminated), state: .invalidated),
+        Transition(
+            "the fallback page is what is reloaded once it shows", configure: gravitoWithFallback,
+            started + [offlineInput, .webView(.contentProcessDidTerminate)],
+            effects: [reloading, .cancel(.ready), .readyTimer, .loadFallback(3)], state: .loading),
+        Transition(
+            "before anything was loaded (tracking first) there is nothing to reload",
+            configure: { $0.tracking = .beforeCMP }, started + [.webView(.contentProcessDidTerminate)],
+            effects: [.error(.webContentTerminated), .finished(.failed), .detach], state: .invalidated),
+    ])
+    func contentProcessTermination(_ row: Transition) {
+        row.check()
+    }
+
+    // MARK: Navigation decisions
+
+    /// Where redirects and links go in the rows.
+    static let elsewhere = URL(string: "https://elsewhere.example/landing")!
+    /// The error of a redirect to ``elsewhere`` before the page answered.
+    static let redirected = ConsentBridgeError.loadFailed(WebViewLoadError(
+        url: elsewhere,
+        reason: "the page was redirected to \"https://elsewhere.example\" before it loaded, which is not an allowed "
+            + "origin (BridgeConfiguration.allowedOrigins)"))
+
+    @Test(arguments: [
+        Transition(
+            "a redirect away before the page answered: cancelled, and the run fails", configure: gravitoDialect,
+            started + [.navigate(elsewhere.absoluteString)],
+            effects: [.decideNavigation(.cancel)] + failedWhileLoading(redirected), state: .invalidated),
+        Transition(
+            "with a fallback page, it loads instead", configure: gravitoWithFallback,
+            started + [.navigate(elsewhere.absoluteString)],
+            effects: [
+                .decideNavigation(.cancel),
+                .diagnostic(
+                    "the CMP page failed to load: the page was redirected to \"https://elsewhere.example\" before it "
+                        + "loaded, which is not an allowed origin (BridgeConfiguration.allowedOrigins); showing the app's "
+                        + "fallback page (webcmp-fallback://app)"),
+                .cancel(.ready), .readyTimer, .loadFallback(2),
+            ],
+            state: .loading),
+        Transition(
+            "another origin's document does not count as the page answering", configure: gravitoDialect,
+            started + [.response("https://elsewhere.example/landing", status: 200, load: 1), .navigate(elsewhere.absoluteString)],
+            effects: [.decideNavigation(.cancel)] + failedWhileLoading(redirected), state: .invalidated),
+        Transition(
+            "after a finished load it is a link: it opens outside", configure: gravitoDialect,
+            started + [.finished(load: 1), .navigate(elsewhere.absoluteString)],
+            effects: [.decideNavigation(.openExternally(elsewhere))], state: .loading),
+        Transition(
+            "after the page's own document arrived too", configure: gravitoDialect,
+            started + [.response("https://cmp.example.com/app.html", status: 200, load: 1), .navigate(elsewhere.absoluteString)],
+            effects: [.decideNavigation(.openExternally(elsewhere))], state: .loading),
+        Transition(
+            "after a message too", configure: gravitoDialect,
+            started + [.gravito(#"{"type":"CMP-loaded"}"#), .navigate(elsewhere.absoluteString)],
+            effects: [.decideNavigation(.openExternally(elsewhere))], state: .ready),
+        Transition(
+            "blocked external links are cancelled",
+            configure: {
+                $0.dialect = .gravito
+                $0.externalLinks = .block
+            },
+            started + [.finished(load: 1), .navigate(elsewhere.absoluteString)],
+            effects: [.decideNavigation(.cancel)], state: .loading),
+        Transition(
+            "the page's own origin stays, even before it answered", configure: gravitoDialect,
+            started + [.navigate("https://cmp.example.com/second.html")], effects: [.decideNavigation(.allow)], state: .loading),
+        Transition(
+            "sub-frames navigate freely", configure: gravitoDialect,
+            started + [.navigate(elsewhere.absoluteString, mainFrame: false)],
+            effects: [.decideNavigation(.allow)], state: .loading),
+        Transition(
+            "a new window before the page answered is a link, not a redirect", configure: gravitoDialect,
+            started + [.navigate(elsewhere.absoluteString, newWindow: true)],
+            effects: [.decideNavigation(.openExternally(elsewhere))], state: .loading),
+        Transition(
+            "so is mailto:", configure: gravitoDialect,
+            started + [.navigate("mailto:dpo@example.com")],
+            effects: [.decideNavigation(.openExternally(URL(string: "mailto:dpo@example.com")!))], state: .loading),
+        Transition(
+            "javascript: is cancelled, and nothing fails", configure: gravitoDialect,
+            started + [.navigate("javascript:alert(1)")], effects: [.decideNavigation(.cancel)], state: .loading),
+        Transition(
+            "a main-frame navigation without a URL is cancelled", configure: gravitoDialect,
+            started + [.navigate(nil)], effects: [.decideNavigation(.cancel)], state: .loading),
+        Transition(
+            "before the start it is only decided", configure: gravitoDialect,
+            [.attached(setupFailure: nil), .navigate(elsewhere.absoluteString)],
+            effects: [.decideNavigation(.openExternally(elsewhere))], state: .idle),
+        Transition(
+            "the fallback page's origin stays while it shows", configure: gravitoWithFallback,
+            started + [offlineInput, .navigate("webcmp-fallback://app/second.html")],
+            effects: [.decideNavigation(.allow)], state: .loading),
+    ])
+    func navigation(_ row: Transition) {
+        row.check()
+    }
+}

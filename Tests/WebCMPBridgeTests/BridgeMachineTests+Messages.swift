@@ -1,0 +1,355 @@
+import Foundation
+import Testing
+@testable import WebCMPBridge
+
+/// Messages from the page (`BridgeMachine+Messages.swift`): the frame, origin and body checks, dialect detection,
+/// readiness, saves and the store's answers, the close message, GPP signals and US Privacy strings.
+extension BridgeMachineTests {
+    static let gravitoReady = #"{"type":"CMP-loaded"}"#
+    static let gravitoClose = #"{"type":"close"}"#
+    static let tcfReady = #"{"type":"ready"}"#
+    static let uiShown = #"{"type":"tcf","eventStatus":"cmpuishown"}"#
+    static let accept = TestStrings.acceptAll
+
+    // MARK: Checks
+
+    @Test(arguments: [
+        Transition(
+            "a sub-frame's message is refused", configure: gravitoDialect,
+            started + [.message("jsHandler", gravitoReady, mainFrame: false)],
+            effects: [.error(.notMainFrame(handler: "jsHandler"))], state: .loading),
+        Transition(
+            "so is one from another origin", configure: gravitoDialect,
+            started + [.message("jsHandler", gravitoReady, origin: "https://evil.example")],
+            effects: [.error(.forbiddenOrigin(handler: "jsHandler", origin: "https://evil.example"))], state: .loading),
+        Transition(
+            "origins are compared normalised", configure: gravitoDialect,
+            started + [.message("jsHandler", gravitoClose, origin: "HTTPS://CMP.example.com:443")],
+            effects: [.cancel(.ready), .finished(.closed), .detach], state: .invalidated),
+        Transition(
+            "the fallback page's origin is refused while the hosted page shows", configure: gravitoWithFallback,
+            started + [.message("jsHandler", gravitoReady, origin: MachinePage.fallbackOrigin)],
+            effects: [.error(.forbiddenOrigin(handler: "jsHandler", origin: MachinePage.fallbackOrigin))], state: .loading),
+        Transition(
+            "and allowed once the fallback page shows", configure: gravitoWithFallback,
+            started + [offlineInput, .message("jsHandler", gravitoReady, origin: MachinePage.fallbackOrigin)],
+            effects: [
+                .cancel(.ready), .injectStoredRecord(targetOrigin: MachinePage.fallbackOrigin), .uiReady(.gravito),
+            ],
+            state: .ready),
+        Transition(
+            "a body that is not an object", configure: gravitoDialect, started + [.gravito("[]")],
+            effects: [.error(.invalidMessage(handler: "jsHandler", .notAnObject))], state: .loading),
+        Transition(
+            "an unknown message type", configure: gravitoDialect, started + [.gravito(#"{"type":"bogus"}"#)],
+            effects: [.error(.invalidMessage(handler: "jsHandler", .unknownMessageType("bogus")))], state: .loading),
+        Transition(
+            "a save without its string", configure: gravitoDialect, started + [.gravito(#"{"type":"save"}"#)],
+            effects: [.error(.invalidMessage(handler: "jsHandler", .missingField("tcstring")))], state: .loading),
+        Transition(
+            "an invalid US Privacy string", configure: tcfDialect,
+            started + [.tcf(#"{"type":"usp","uspString":"2YNN"}"#)],
+            effects: [.error(.invalidMessage(
+                handler: "webcmpTCF",
+                .invalidField("uspString", expected: "a US Privacy string (version 1 and three of Y, N, -)")))],
+            state: .loading),
+        Transition(
+            "a handler no dialect listens to", started + [.message("other", "{}")],
+            effects: [.error(.invalidMessage(handler: "other", .unknownHandler("other")))], state: .loading),
+    ])
+    func messageChecks(_ row: Transition) {
+        row.check()
+    }
+
+    // MARK: Dialect detection
+
+    @Test(arguments: [
+        Transition(
+            "automatic: the forwarder's ready message makes the page ready but fixes no dialect",
+            started + [.tcf(tcfReady)], effects: [.cancel(.ready)], state: .ready),
+        Transition(
+            "automatic: an app protocol's message fixes it",
+            started + [.gravito(gravitoReady)],
+            effects: [.cancel(.ready), .injectStoredRecord(targetOrigin: MachinePage.origin), .uiReady(.gravito)],
+            state: .ready),
+        Transition(
+            "automatic: the forwarder's consent fixes the generic dialect",
+            started + [.tcf(MachineBody.tcfSave(accept))],
+            effects: [.cancel(.ready), .uiReady(.tcf), .commit(MachineCommit.tcfSave(accept))], state: .ready),
+        Transition(
+            "automatic: so does its CMP showing its UI",
+            started + [.tcf(uiShown)], effects: [.cancel(.ready), .uiReady(.tcf)], state: .ready),
+        Transition(
+            "automatic: an app protocol takes over from the generic dialect (announced once)",
+            started + [.tcf(uiShown), .gravito(gravitoReady)],
+            effects: [.injectStoredRecord(targetOrigin: MachinePage.origin)], state: .ready),
+        Transition(
+            "automatic: once an app protocol is fixed the forwarder is ignored quietly",
+            started + [.gravito(gravitoReady), .tcf(MachineBody.tcfSave(accept))], effects: [], state: .ready),
+        Transition(
+            "automatic: another app protocol is refused",
+            started + [.gravito(gravitoReady), .osb(MachineBody.osbSave(accept))],
+            effects: [.error(.unexpectedDialect(handler: "osbCmpMessageHandler", expected: .gravito))], state: .ready),
+        Transition(
+            "configured: another dialect's message is refused, even the forwarder's", configure: gravitoDialect,
+            started + [.tcf(tcfReady)],
+            effects: [.error(.unexpectedDialect(handler: "webcmpTCF", expected: .gravito))], state: .loading),
+    ])
+    func dialectDetection(_ row: Transition) {
+        row.check()
+    }
+
+    // MARK: Ready and close
+
+    @Test(arguments: [
+        Transition(
+            "Gravito's ready message: the record is injected to the sender's origin, the UI announced",
+            configure: gravitoDialect, started + [.gravito(gravitoReady)],
+            effects: [.cancel(.ready), .injectStoredRecord(targetOrigin: MachinePage.origin), .uiReady(.gravito)],
+            state: .ready),
+        Transition(
+            "its older start event too", configure: gravitoDialect, started + [.gravito(#"{"event":"start"}"#)],
+            effects: [.cancel(.ready), .injectStoredRecord(targetOrigin: MachinePage.origin), .uiReady(.gravito)],
+            state: .ready),
+        Transition(
+            "a sender without an origin gets the record at the loaded page's origin", configure: gravitoDialect,
+            started + [.message("jsHandler", gravitoReady, origin: nil)],
+            effects: [.cancel(.ready), .injectStoredRecord(targetOrigin: MachinePage.origin), .uiReady(.gravito)],
+            state: .ready),
+        Transition(
+            "a second ready message re-injects, and is not announced again", configure: gravitoDialect,
+            started + [.gravito(gravitoReady), .gravito(gravitoReady)],
+            effects: [.injectStoredRecord(targetOrigin: MachinePage.origin)], state: .ready),
+        Transition(
+            "the forwarder's ready message injects nothing", configure: tcfDialect, started + [.tcf(tcfReady)],
+            effects: [.cancel(.ready), .uiReady(.tcf)], state: .ready),
+        Transition(
+            "a configuration message changes nothing yet", configure: gravitoDialect,
+            started + [.gravito(gravitoReady), .gravito(#"{"type":"load","configversion":7}"#)], effects: [], state: .ready),
+        Transition(
+            "close ends the UI", configure: gravitoDialect, started + [.gravito(gravitoReady), .gravito(gravitoClose)],
+            effects: [.finished(.closed), .detach], state: .invalidated),
+        Transition(
+            "close before the page was ready stops the ready timer", configure: gravitoDialect,
+            started + [.gravito(#"{"event":"close"}"#)],
+            effects: [.cancel(.ready), .finished(.closed), .detach], state: .invalidated),
+        Transition(
+            "close stops a pending finish delay",
+            started + [.tcf(MachineBody.tcfSave(accept)), MachineCommit.stored(accept), .gravito(gravitoClose)],
+            effects: [.cancel(.finishDelay), .finished(.closed), .detach], state: .invalidated),
+    ])
+    func readyAndClose(_ row: Transition) {
+        row.check()
+    }
+
+    // MARK: Saves and the store's answers
+
+    /// The store's answer when it could not write.
+    static var storageFailed: Input {
+        .committed(.storageFailed(.tooLarge(bytes: 2_000_000, limit: 1_048_576)), trackingStatus: .notDetermined)
+    }
+
+    @Test(arguments: [
+        Transition(
+            "a save before the ready message makes the page ready, then asks for the commit", configure: gravitoDialect,
+            started + [.gravito(MachineBody.gravitoSave(accept))],
+            effects: [.cancel(.ready), .uiReady(.gravito), .commit(MachineCommit.gravitoSave(accept))], state: .ready),
+        Transition(
+            "the page's configuration version goes into the rules", configure: gravitoDialect,
+            started + [
+                .gravito(gravitoReady), .gravito(#"{"type":"load","configversion":7}"#), .gravito(MachineBody.gravitoSave(accept)),
+            ],
+            effects: [.commit(MachineCommit.gravitoSave(accept, configVersion: "7"))], state: .ready),
+        Transition(
+            "on the fallback page the consent's source says so", configure: gravitoWithFallback,
+            started + [offlineInput, .message("jsHandler", MachineBody.gravitoSave(accept), origin: MachinePage.fallbackOrigin)],
+            effects: [.cancel(.ready), .uiReady(.gravito), .commit(MachineCommit.gravitoSave(accept, source: .fallbackPage))],
+            state: .ready),
+        Transition(
+            "Gravito's save stored: the user's action and the consent; its close message ends the UI",
+            configure: gravitoDialect,
+            started + [.gravito(gravitoReady), .gravito(MachineBody.gravitoSave(accept)), MachineCommit.stored(accept)],
+            effects: [.userAction(), .consentReady(accept)], state: .ready),
+        Transition(
+            "reject-all as the page says", configure: gravitoDialect,
+            started + [
+                .gravito(#"{"type":"save","tcstring":"\#(TestStrings.rejectAll)","isRejectAll":true}"#),
+                MachineCommit.stored(TestStrings.rejectAll),
+            ],
+            effects: [.userAction(isRejectAll: true), .consentReady(TestStrings.rejectAll)], state: .ready),
+        Transition(
+            "the commit's diagnostics come before the consent", configure: gravitoDialect,
+            started + [
+                .gravito(MachineBody.gravitoSave(accept)), MachineCommit.stored(accept, diagnostics: ["one", "two"]),
+            ],
+            effects: [.userAction(), .diagnostic("one"), .diagnostic("two"), .consentReady(accept)], state: .ready),
+        Transition(
+            "a user's save stored on a dialect without a close message: the finish delay starts", configure: tcfDialect,
+            started + [.tcf(MachineBody.tcfSave(accept)), MachineCommit.stored(accept)],
+            effects: [.userAction(), .consentReady(accept), .finishDelay], state: .ready),
+        Transition(
+            "when it fires the UI is finished", configure: tcfDialect,
+            started + [.tcf(MachineBody.tcfSave(accept)), MachineCommit.stored(accept), .timerFired(.finishDelay)],
+            effects: [.finished(.consentSaved), .detach], state: .invalidated),
+        Transition(
+            "what the CMP loaded is stored, no user action, the UI stays", configure: tcfDialect,
+            started + [.tcf(MachineBody.tcfSave(accept, status: "tcloaded")), MachineCommit.stored(accept)],
+            effects: [.consentReady(accept)], state: .ready),
+        Transition(
+            "a page where GDPR does not apply: committed without a string", configure: tcfDialect,
+            started + [.tcf(#"{"type":"tcf","eventStatus":"tcloaded","gdprApplies":false}"#)],
+            effects: [
+                .cancel(.ready), .uiReady(.tcf),
+                .commit(BridgeMachine.CommitRequest(
+                    payload: ConsentPayload(origin: .loaded, strings: ConsentStrings(), gdprApplies: false),
+                    page: PageSignals(), rules: MachineCommit.rules())),
+            ],
+            state: .ready),
+        Transition(
+            "and its answer ends the UI: nothing to ask", configure: tcfDialect,
+            started + [.tcf(#"{"type":"tcf","eventStatus":"tcloaded","gdprApplies":false}"#), MachineCommit.stored(nil)],
+            effects: [.consentReady(nil), .finishDelay], state: .ready),
+        Transition(
+            "Onesecondbefore's save", configure: osbDialect,
+            started + [.osb(MachineBody.osbSave(accept))],
+            effects: [
+                .cancel(.ready), .uiReady(.onesecondbefore),
+                .commit(BridgeMachine.CommitRequest(
+                    payload: ConsentPayload(strings: ConsentStrings(tcString: accept), claimedChoices: ClaimedChoices()),
+                    page: PageSignals(), rules: MachineCommit.rules())),
+            ],
+            state: .ready),
+        Transition(
+            "Onesecondbefore's save stored ends the UI after the delay", configure: osbDialect,
+            started + [.osb(MachineBody.osbSave(accept)), MachineCommit.stored(accept)],
+            effects: [.userAction(), .consentReady(accept), .finishDelay], state: .ready),
+        Transition(
+            "refused: the error only; nothing stored, the UI stays", configure: tcfDialect,
+            started + [
+                .tcf(MachineBody.tcfSave(accept)),
+                .committed(.refused(.invalidConsent(.notServiceSpecific)), trackingStatus: .notDetermined),
+            ],
+            effects: [.error(.invalidConsent(.notServiceSpecific))], state: .ready),
+        Transition(
+            "the store failed: the user's action, then the error", configure: tcfDialect,
+            started + [.tcf(MachineBody.tcfSave(accept)), storageFailed],
+            effects: [.userAction(), .error(.storageFailed(.tooLarge(bytes: 2_000_000, limit: 1_048_576)))],
+            state: .ready),
+        Transition(
+            "the store failed on what the CMP loaded: the error only", configure: tcfDialect,
+            started + [.tcf(MachineBody.tcfSave(accept, status: "tcloaded")), storageFailed],
+            effects: [.error(.storageFailed(.tooLarge(bytes: 2_000_000, limit: 1_048_576)))], state: .ready),
+        Transition(
+            "an answer without a commit is ignored", configure: tcfDialect,
+            started + [MachineCommit.stored(accept)], effects: [], state: .loading),
+        Transition(
+            "so is a second answer to one commit", configure: tcfDialect,
+            started + [.tcf(MachineBody.tcfSave(accept)), MachineCommit.stored(accept), MachineCommit.stored(accept)],
+            effects: [], state: .ready),
+    ])
+    func saves(_ row: Transition) {
+        row.check()
+    }
+
+    // MARK: GPP and US Privacy
+
+    static let gppVisible = MachineBody.gpp(#""eventName":"cmpDisplayStatus","cmpDisplayStatus":"visible""#)
+    static let gppHidden = MachineBody.gpp(#""eventName":"cmpDisplayStatus","cmpDisplayStatus":"hidden""#)
+    static let gppUserActed = MachineBody.gpp(#""eventName":"signalStatus","signalStatus":"ready""#)
+    static let gppString = "DBABTA~1YNN"
+    static let gppUpdate = MachineBody.gpp(#""gppString":"DBABTA~1YNN","applicableSections":[6]"#)
+    /// The page's signals after ``gppUpdate``.
+    static let gppPage = PageSignals(gppString: gppString, gppApplicableSections: [6])
+
+    /// The commit of ``gppUpdate``: the run's saved consent (`tcString`, if any) with the GPP string.
+    static func gppCommit(origin: ConsentPayload.Origin, tcString: String? = nil) -> Effect {
+        .commit(BridgeMachine.CommitRequest(
+            payload: ConsentPayload(
+                origin: origin,
+                strings: ConsentStrings(tcString: tcString, gppString: gppString, gppApplicableSections: [6])),
+            page: gppPage, rules: MachineCommit.rules()))
+    }
+
+    @Test(arguments: [
+        Transition(
+            "the GPP UI shown: the page is ready", configure: tcfDialect, started + [.tcf(gppVisible)],
+            effects: [.cancel(.ready), .uiReady(.tcf)], state: .ready),
+        Transition(
+            "a GPP string is the consent of a GPP-only page", configure: tcfDialect, started + [.tcf(gppUpdate)],
+            effects: [
+                .cancel(.ready), .uiReady(.tcf),
+                gppCommit(origin: .loaded),
+            ],
+            state: .ready),
+        Transition(
+            "the same string again commits nothing", configure: tcfDialect,
+            started + [.tcf(gppUpdate), MachineCommit.stored(nil), .tcf(gppUpdate)], effects: [], state: .ready),
+        Transition(
+            "a string the CMP is still updating is not committed", configure: tcfDialect,
+            started + [.tcf(MachineBody.gpp(#""signalStatus":"not ready","gppString":"DBABTA~1YNN""#))],
+            effects: [], state: .loading),
+        Transition(
+            "a bare header before anything was saved is no consent", configure: tcfDialect,
+            started + [.tcf(MachineBody.gpp(#""signalStatus":"ready","gppString":"DBAA""#))], effects: [], state: .loading),
+        Transition(
+            "a GPP string after a save updates the saved consent", configure: tcfDialect,
+            started + [.tcf(MachineBody.tcfSave(accept)), MachineCommit.stored(accept), .tcf(gppUpdate)],
+            effects: [
+                gppCommit(origin: .loaded, tcString: accept),
+            ],
+            state: .ready),
+        Transition(
+            "after the user acted in the GPP UI it is the user's action", configure: tcfDialect,
+            started + [
+                .tcf(gppVisible),
+                .tcf(MachineBody.gpp(#""eventName":"sectionChange","gppString":"DBABTA~1YNN","applicableSections":[6]"#)),
+            ],
+            effects: [
+                gppCommit(origin: .userAction),
+            ],
+            state: .ready),
+        Transition(
+            "shown, the user acted, hidden: finished by the user after the delay", configure: tcfDialect,
+            started + [.tcf(gppVisible), .tcf(gppUserActed), .tcf(gppHidden)], effects: [.finishDelay], state: .ready),
+        Transition(
+            "hidden before the user's action arrives: the same", configure: tcfDialect,
+            started + [.tcf(gppVisible), .tcf(gppHidden), .tcf(MachineBody.gpp(#""eventName":"sectionChange","signalStatus":"ready""#))],
+            effects: [.finishDelay], state: .ready),
+        Transition(
+            "hidden without an action: the UI stays", configure: tcfDialect,
+            started + [.tcf(gppVisible), .tcf(gppHidden)], effects: [], state: .ready),
+        Transition(
+            "a US Privacy string before any save is kept, not committed", configure: tcfDialect,
+            started + [.tcf(#"{"type":"usp","uspString":"1YNN"}"#)], effects: [], state: .loading),
+        Transition(
+            "the kept string goes with the next save", configure: tcfDialect,
+            started + [.tcf(#"{"type":"usp","uspString":"1YNN"}"#), .tcf(MachineBody.tcfSave(accept))],
+            effects: [
+                .cancel(.ready), .uiReady(.tcf),
+                .commit(MachineCommit.tcfSave(accept, page: PageSignals(usPrivacy: "1YNN"))),
+            ],
+            state: .ready),
+        Transition(
+            "a US Privacy string after a save is committed with the saved consent", configure: tcfDialect,
+            started + [
+                .tcf(MachineBody.tcfSave(accept)), MachineCommit.stored(accept), .tcf(#"{"type":"usp","uspString":"1YNN"}"#),
+            ],
+            effects: [
+                .commit(BridgeMachine.CommitRequest(
+                    payload: ConsentPayload(origin: .loaded, strings: ConsentStrings(tcString: accept, usPrivacy: "1YNN")),
+                    page: PageSignals(usPrivacy: "1YNN"), rules: MachineCommit.rules())),
+            ],
+            state: .ready),
+        Transition(
+            "the same US Privacy string again commits nothing", configure: tcfDialect,
+            started + [
+                .tcf(MachineBody.tcfSave(accept)), MachineCommit.stored(accept),
+                .tcf(#"{"type":"usp","uspString":"1YNN"}"#), MachineCommit.stored(accept),
+                .tcf(#"{"type":"usp","uspString":"1YNN"}"#),
+            ],
+            effects: [], state: .ready),
+    ])
+    func gppAndUSPrivacy(_ row: Transition) {
+        row.check()
+    }
+}

@@ -1,0 +1,529 @@
+import Foundation
+import Testing
+@testable import WebCMPBridge
+
+/// Table tests of ``BridgeMachine``: every transition is a row of inputs → the exact effects of the last input and the
+/// state the machine is left in. No runner, no clock, no web view: the rows feed the machine what ``ConsentBridge``
+/// would (including its answers, ``BridgeMachine/Input/committed(_:trackingStatus:)``), so a row names every effect.
+///
+/// One file per source concern, as in `Sources/WebCMPBridge/Bridge/Machine/`: this one holds the rows' vocabulary and
+/// the machine's own concerns (attaching, starting, the ready timeout, invalidation); `+Loading`, `+Messages`,
+/// `+Settings` and `+Tracking` (presentation and App Tracking Transparency) the rest.
+@Suite struct BridgeMachineTests {
+    typealias Input = BridgeMachine.Input
+    typealias Effect = BridgeMachine.Effect
+
+    /// A configuration change of a row.
+    typealias Configure = @Sendable (inout BridgeConfiguration) -> Void
+
+    /// Attached without a setup failure and started, App Tracking Transparency not determined: the run is loading.
+    static var started: [Input] { [.attached(setupFailure: nil), .start(trackingStatus: .notDetermined)] }
+
+    /// Gravito configured (a ready message; a close message ends the UI).
+    static let gravitoDialect: Configure = { $0.dialect = .gravito }
+    /// Gravito configured, with the app's fallback page.
+    static let gravitoWithFallback: Configure = {
+        $0.dialect = .gravito
+        $0.fallback = MachinePage.fallback
+    }
+    /// The generic TCF/GPP forwarder configured (a user's save ends the UI).
+    static let tcfDialect: Configure = { $0.dialect = .tcf }
+    /// Onesecondbefore configured (no ready message; its save ends the UI).
+    static let osbDialect: Configure = { $0.dialect = .onesecondbefore }
+
+    // MARK: Attaching and starting
+
+    @Test(arguments: [
+        Transition("attached: nothing to do until the start", [.attached(setupFailure: nil)], effects: [], state: .idle),
+        Transition(
+            "unreadable script resources: one diagnostic each",
+            [.attached(setupFailure: nil, resourceFailures: ["a.js: missing", "b.js: missing"])],
+            effects: [.diagnostic("a.js: missing"), .diagnostic("b.js: missing")], state: .idle),
+        Transition(
+            "a second attach is ignored",
+            [.attached(setupFailure: nil), .attached(setupFailure: nil, resourceFailures: ["a.js: missing"])],
+            effects: [], state: .idle),
+        Transition("a start before the attach is ignored", [.start(trackingStatus: .notDetermined)], effects: [], state: .idle),
+        Transition(
+            "start: the ready timeout, then the page's load",
+            started, effects: [.readyTimer, .loadPage(1)], state: .loading),
+        Transition(
+            "the configured timeout and query items",
+            configure: {
+                $0.readyTimeout = 5
+                $0.language = "de"
+            },
+            started,
+            effects: [
+                .schedule(.ready, seconds: 5),
+                .load(URL(string: "https://cmp.example.com/app.html?lang=de")!, id: WebViewLoadID(rawValue: 1)),
+            ],
+            state: .loading),
+        Transition("a second start is ignored", started + [.start(trackingStatus: .notDetermined)], effects: [], state: .loading),
+        Transition(
+            "a setup failure ends the run without a load",
+            [.attached(setupFailure: .messageHandlerNameInUse("jsHandler")), .start(trackingStatus: .notDetermined)],
+            effects: [.error(.webViewSetupFailed(.messageHandlerNameInUse("jsHandler"))), .finished(.failed), .detach],
+            state: .invalidated),
+        Transition(
+            "a setup failure is no reason for the fallback page",
+            configure: { $0.fallback = MachinePage.fallback },
+            [.attached(setupFailure: .urlSchemeInUse("webcmp-fallback")), .start(trackingStatus: .notDetermined)],
+            effects: [.error(.webViewSetupFailed(.urlSchemeInUse("webcmp-fallback"))), .finished(.failed), .detach],
+            state: .invalidated),
+        Transition(
+            "a setup failure asks for no tracking before the CMP",
+            configure: { $0.tracking = .beforeCMP },
+            [.attached(setupFailure: .messageHandlerNameInUse("webcmpTCF")), .start(trackingStatus: .notDetermined)],
+            effects: [.error(.webViewSetupFailed(.messageHandlerNameInUse("webcmpTCF"))), .finished(.failed), .detach],
+            state: .invalidated),
+        Transition(
+            "tracking before the CMP: first an active app, nothing loads yet",
+            configure: { $0.tracking = .beforeCMP }, started, effects: [.waitUntilActive], state: .loading),
+        Transition(
+            "tracking before the CMP, already determined: the page loads at once",
+            configure: { $0.tracking = .beforeCMP },
+            [.attached(setupFailure: nil), .start(trackingStatus: .authorized)],
+            effects: [.readyTimer, .loadPage(1)], state: .loading),
+        Transition(
+            "pre-warmed: the ready timeout waits for a presentation",
+            [.attached(setupFailure: nil), .start(readyTimeoutWaitsForPresentation: true, trackingStatus: .notDetermined)],
+            effects: [.loadPage(1)], state: .loading),
+        Transition(
+            "pre-warmed but already presented: the ready timeout starts",
+            [
+                .attached(setupFailure: nil), .presentationBegan,
+                .start(readyTimeoutWaitsForPresentation: true, trackingStatus: .notDetermined),
+            ],
+            effects: [.readyTimer, .loadPage(1)], state: .loading),
+    ])
+    func attachingAndStarting(_ row: Transition) {
+        row.check()
+    }
+
+    // MARK: The ready timeout
+
+    @Test(arguments: [
+        Transition(
+            "the page never became ready: the run ends",
+            started + [.timerFired(.ready)],
+            effects: [.error(.timeout(seconds: 30)), .finished(.timedOut), .detach], state: .invalidated),
+        Transition(
+            "clearsConsentOnTimeout: the store is cleared before the end",
+            configure: { $0.clearsConsentOnTimeout = true },
+            started + [.timerFired(.ready)],
+            effects: [.error(.timeout(seconds: 30)), .clearStore, .finished(.timedOut), .detach], state: .invalidated),
+        Transition(
+            "with a fallback page: it loads instead, with a new timeout",
+            configure: { $0.fallback = MachinePage.fallback },
+            started + [.timerFired(.ready)],
+            effects: [
+                .diagnostic("the CMP page did not become ready within 30.0 s; showing the app's fallback page (webcmp-fallback://app)"),
+                .readyTimer, .loadFallback(2),
+            ],
+            state: .loading),
+        Transition(
+            "the fallback page timing out too ends the run",
+            configure: { $0.fallback = MachinePage.fallback },
+            started + [.timerFired(.ready), .timerFired(.ready)],
+            effects: [.error(.timeout(seconds: 30)), .finished(.timedOut), .detach], state: .invalidated),
+        Transition(
+            "no fallback for consent that was given on the fallback page",
+            configure: { $0.fallback = MachinePage.fallback }, renewalReason: .hostedPageNotShown,
+            started + [.timerFired(.ready)],
+            effects: [.error(.timeout(seconds: 30)), .finished(.timedOut), .detach], state: .invalidated),
+        Transition(
+            "a fire after the page became ready is ignored",
+            configure: gravitoDialect,
+            started + [.gravito(#"{"type":"CMP-loaded"}"#), .timerFired(.ready)], effects: [], state: .ready),
+        Transition(
+            "a pre-warmed page's timer was never scheduled: a stray fire is ignored",
+            [
+                .attached(setupFailure: nil), .start(readyTimeoutWaitsForPresentation: true, trackingStatus: .notDetermined),
+                .timerFired(.ready),
+            ],
+            effects: [], state: .loading),
+        Transition(
+            "timers that were not scheduled are ignored",
+            started + [.timerFired(.finishDelay), .timerFired(.settingsAttempt)], effects: [], state: .loading),
+    ])
+    func readyTimeout(_ row: Transition) {
+        row.check()
+    }
+
+    // MARK: Invalidation
+
+    /// Inputs that bring the machine into each of its phases (and stages).
+    static let phases: [Transition] = [
+        Transition("created", [], effects: [], state: .idle),
+        Transition("attached", [.attached(setupFailure: nil)], effects: [], state: .idle),
+        Transition(
+            "tracking first, waiting for an active app",
+            configure: { $0.tracking = .beforeCMP }, started, effects: [.waitUntilActive], state: .loading),
+        Transition(
+            "tracking first, asked",
+            configure: { $0.tracking = .beforeCMP }, started + [.appActive], effects: [.requestTracking], state: .loading),
+        Transition("loading", started, effects: [.readyTimer, .loadPage(1)], state: .loading),
+        Transition(
+            "ready, a commit under way",
+            configure: tcfDialect, started + [.tcf(MachineBody.tcfSave(TestStrings.acceptAll))],
+            effects: [.cancel(.ready), .uiReady(.tcf), .commit(MachineCommit.tcfSave(TestStrings.acceptAll))],
+            state: .ready),
+        Transition(
+            "finished, the tracking prompt waits for the presentation's end",
+            configure: MachineFlows.trackingAfterConsent,
+            [.presentationBegan] + MachineFlows.savedWithTrackingPending + [.timerFired(.finishDelay)],
+            effects: [.finished(.consentSaved)], state: .finished(.consentSaved)),
+        Transition(
+            "finished, the tracking prompt waits for an active app",
+            configure: MachineFlows.trackingAfterConsent,
+            MachineFlows.savedWithTrackingPending + [.timerFired(.finishDelay)],
+            effects: [.finished(.consentSaved), .waitUntilActive], state: .finished(.consentSaved)),
+        Transition(
+            "finished, the tracking prompt under way",
+            configure: MachineFlows.trackingAfterConsent,
+            MachineFlows.savedWithTrackingPending + [.timerFired(.finishDelay), .appActive],
+            effects: [.requestTracking], state: .finished(.consentSaved)),
+    ]
+
+    @Test(arguments: phases)
+    func invalidateDetachesOnce(_ phase: Transition) {
+        phase.check()
+        var machine = phase.machineAfterInputs()
+        #expect(machine.handle(.invalidate) == [.detach], "\(phase.name)")
+        #expect(machine.state == .invalidated, "\(phase.name)")
+        #expect(machine.handle(.invalidate) == [], "\(phase.name)")
+    }
+
+    /// One input of every kind (and every web view event, timer and answer).
+    static let everyInput: [InputCase] = [
+        InputCase("attached", .attached(setupFailure: nil, resourceFailures: ["a.js: missing"])),
+        InputCase("attached with a setup failure", .attached(setupFailure: .messageHandlerNameInUse("jsHandler"))),
+        InputCase("start", .start(trackingStatus: .notDetermined)),
+        InputCase("a valid message", .gravito(#"{"type":"CMP-loaded"}"#)),
+        InputCase("a save", .gravito(MachineBody.gravitoSave(TestStrings.acceptAll))),
+        InputCase("an invalid message", .gravito("[]")),
+        InputCase("a sub-frame's message", .message("jsHandler", #"{"type":"close"}"#, mainFrame: false)),
+        InputCase("a forbidden origin's message", .message("jsHandler", #"{"type":"close"}"#, origin: "https://evil.example")),
+        InputCase("an HTTP error", .response("https://cmp.example.com/app.html", status: 500, load: nil)),
+        InputCase("a finished load", .webView(.didFinishLoading(nil))),
+        InputCase("a failed load", .failed(WebViewLoadFailure.urlErrorDomain, -1009, load: nil)),
+        InputCase("a terminated web content process", .webView(.contentProcessDidTerminate)),
+        InputCase("the ready timer", .timerFired(.ready)),
+        InputCase("the finish-delay timer", .timerFired(.finishDelay)),
+        InputCase("the settings-attempt timer", .timerFired(.settingsAttempt)),
+        InputCase("presentation began", .presentationBegan),
+        InputCase("presentation ended", .presentationEnded),
+        InputCase("app active", .appActive),
+        InputCase("tracking answered", .trackingAnswered(.success(.authorized))),
+        InputCase("tracking failed", .trackingAnswered(.failure(.missingUsageDescription))),
+        InputCase(
+            "committed", .committed(.stored(MachineCommit.summary(TestStrings.acceptAll), diagnostics: []), trackingStatus: .notDetermined)),
+        InputCase("commit refused", .committed(.refused(.invalidConsent(.noConsent)), trackingStatus: .notDetermined)),
+        InputCase("invalidate", .invalidate),
+    ]
+
+    /// After ``BridgeMachine/Effect/detach`` the machine emits nothing: no report, timer, load, commit or second
+    /// detach, whatever comes in and whichever phase it was invalidated in.
+    @Test(arguments: phases, everyInput)
+    func nothingAfterInvalidation(_ phase: Transition, _ input: InputCase) {
+        var machine = phase.machineAfterInputs()
+        _ = machine.handle(.invalidate)
+        #expect(machine.handle(input.input) == [], "\(input.name) after invalidating in \(phase.name)")
+        #expect(machine.state == .invalidated)
+    }
+
+    /// The one input that still has an answer: a navigation (the web view no longer asks once the runner detached,
+    /// but ``ConsentBridge/decidePolicy(for:)`` is public). It is the navigation policy's decision alone: no failure,
+    /// no report, nothing else.
+    @Test(arguments: phases)
+    func aNavigationAfterInvalidationIsOnlyAnswered(_ phase: Transition) {
+        var machine = phase.machineAfterInputs()
+        _ = machine.handle(.invalidate)
+        #expect(machine.handle(.navigate("https://elsewhere.example/landing")) == [
+            .decideNavigation(.openExternally(URL(string: "https://elsewhere.example/landing")!)),
+        ])
+        #expect(machine.handle(.navigate("javascript:alert(1)")) == [.decideNavigation(.cancel)])
+        #expect(machine.handle(.navigate("https://cmp.example.com/second.html")) == [.decideNavigation(.allow)])
+    }
+
+    @Test func theRunEndingOnItsOwnDetachesOnce() {
+        var machine = MachinePage.machine { $0.dialect = .gravito }
+        for input in Self.started { _ = machine.handle(input) }
+        #expect(machine.handle(.gravito(#"{"type":"close"}"#)) == [.cancel(.ready), .finished(.closed), .detach])
+        #expect(machine.handle(.invalidate) == [])
+        #expect(machine.handle(.gravito(#"{"type":"CMP-loaded"}"#)) == [])
+    }
+}
+
+// MARK: - The rows' vocabulary
+
+/// One row of a transition table: a machine for the configuration (``MachinePage/configuration``, changed by
+/// `configure`), fed `inputs`; the last input's effects must be exactly `effects`, and the machine's state `state`.
+///
+/// `@unchecked Sendable`: ``BridgeMachine/Input`` is not `Sendable` only because a ``ScriptMessageBody`` may hold a
+/// Foundation object; rows build JSON text bodies only.
+struct Transition: @unchecked Sendable, CustomTestStringConvertible {
+    /// What the row shows.
+    let name: String
+    /// The configuration change.
+    let configure: @Sendable (inout BridgeConfiguration) -> Void
+    /// Why consent was needed.
+    let renewalReason: ConsentRenewalReason?
+    /// The inputs, in order.
+    let inputs: [BridgeMachine.Input]
+    /// The last input's effects.
+    let effects: [BridgeMachine.Effect]
+    /// The state afterwards.
+    let state: ConsentBridge.State
+
+    init(
+        _ name: String, configure: @escaping @Sendable (inout BridgeConfiguration) -> Void = { _ in },
+        renewalReason: ConsentRenewalReason? = .noConsent, _ inputs: [BridgeMachine.Input],
+        effects: [BridgeMachine.Effect], state: ConsentBridge.State
+    ) {
+        self.name = name
+        self.configure = configure
+        self.renewalReason = renewalReason
+        self.inputs = inputs
+        self.effects = effects
+        self.state = state
+    }
+
+    var testDescription: String { name }
+
+    /// A machine of this row's configuration, fed every input.
+    func machineAfterInputs() -> BridgeMachine {
+        var machine = MachinePage.machine(renewalReason: renewalReason, configure)
+        for input in inputs { _ = machine.handle(input) }
+        return machine
+    }
+
+    /// Feeds the inputs and compares the last one's effects and the state.
+    func check(sourceLocation: SourceLocation = #_sourceLocation) {
+        var machine = MachinePage.machine(renewalReason: renewalReason, configure)
+        var last: [BridgeMachine.Effect] = []
+        for input in inputs { last = machine.handle(input) }
+        #expect(last == effects, "\(name)", sourceLocation: sourceLocation)
+        #expect(machine.state == state, "\(name)", sourceLocation: sourceLocation)
+    }
+}
+
+/// A flow: every step's effects are compared, not only the last one's.
+struct Flow: @unchecked Sendable, CustomTestStringConvertible {
+    /// One input and its exact effects.
+    typealias Step = (input: BridgeMachine.Input, effects: [BridgeMachine.Effect])
+
+    /// What the flow shows.
+    let name: String
+    /// The configuration change.
+    let configure: @Sendable (inout BridgeConfiguration) -> Void
+    /// The steps, in order.
+    let steps: [Step]
+    /// The state afterwards.
+    let state: ConsentBridge.State
+
+    init(
+        _ name: String, configure: @escaping @Sendable (inout BridgeConfiguration) -> Void = { _ in }, _ steps: [Step],
+        state: ConsentBridge.State
+    ) {
+        self.name = name
+        self.configure = configure
+        self.steps = steps
+        self.state = state
+    }
+
+    var testDescription: String { name }
+
+    /// Feeds the steps and compares each one's effects, then the state.
+    func check(sourceLocation: SourceLocation = #_sourceLocation) {
+        var machine = MachinePage.machine(configure)
+        for (index, step) in steps.enumerated() {
+            #expect(machine.handle(step.input) == step.effects, "\(name), step \(index + 1)", sourceLocation: sourceLocation)
+        }
+        #expect(machine.state == state, "\(name)", sourceLocation: sourceLocation)
+    }
+}
+
+/// A named input, for tables over inputs.
+struct InputCase: @unchecked Sendable, CustomTestStringConvertible {
+    let name: String
+    let input: BridgeMachine.Input
+
+    init(_ name: String, _ input: BridgeMachine.Input) {
+        self.name = name
+        self.input = input
+    }
+
+    var testDescription: String { name }
+}
+
+/// The hosted page of every row, and its app's fallback page.
+enum MachinePage {
+    /// The CMP page (``BridgeConfiguration/cmpURL``); its origin is the only allowed one.
+    static let url = URL(string: "https://cmp.example.com/app.html")!
+    /// The page's origin.
+    static let origin = "https://cmp.example.com"
+    /// The app's fallback page, origin `webcmp-fallback://app`.
+    static let fallback: FallbackPage = {
+        do {
+            return try FallbackPage(files: ["index.html": FallbackPage.File(contents: Data("<p>Consent</p>".utf8))])
+        } catch {
+            preconditionFailure("a valid fallback page: \(error)")
+        }
+    }()
+    /// The fallback page's entry URL.
+    static let fallbackURL = URL(string: "webcmp-fallback://app/index.html")!
+    /// The fallback page's origin.
+    static let fallbackOrigin = "webcmp-fallback://app"
+
+    /// The rows' configuration: the page, automatic dialect detection, every default.
+    static var configuration: BridgeConfiguration { BridgeConfiguration(cmpURL: url) }
+
+    /// A machine for ``configuration`` changed by `configure`.
+    static func machine(
+        renewalReason: ConsentRenewalReason? = .noConsent, _ configure: (inout BridgeConfiguration) -> Void = { _ in }
+    ) -> BridgeMachine {
+        var configuration = configuration
+        configure(&configuration)
+        return BridgeMachine(configuration: configuration, renewalReason: renewalReason)
+    }
+}
+
+/// Message bodies, as pages post them (JSON text).
+enum MachineBody {
+    /// A Gravito save of `tcString`.
+    static func gravitoSave(_ tcString: String) -> String {
+        #"{"type":"save","tcstring":"\#(tcString)"}"#
+    }
+
+    /// A forwarded TCF event with `tcString` (`useractioncomplete`: the user's choice; `tcloaded`: what the CMP had).
+    static func tcfSave(_ tcString: String, status: String = "useractioncomplete") -> String {
+        #"{"type":"tcf","eventStatus":"\#(status)","tcString":"\#(tcString)"}"#
+    }
+
+    /// An Onesecondbefore consent message with `tcString`.
+    static func osbSave(_ tcString: String) -> String {
+        #"{"consent":{"tcString":"\#(tcString)"}}"#
+    }
+
+    /// A forwarded GPP event.
+    static func gpp(_ fields: String) -> String {
+        #"{"type":"gpp",\#(fields)}"#
+    }
+
+    /// What a privacy-settings call reported.
+    static func settings(attempt: Int, _ result: String) -> String {
+        #"{"type":"settings","attempt":\#(attempt),"result":"\#(result)"}"#
+    }
+}
+
+/// Commit requests and the store's answers, as the machine builds and the runner gives them.
+enum MachineCommit {
+    /// The rules of a commit under the rows' configuration (default expiry: minimum policy version 4).
+    static func rules(
+        keepsPreviousNonTCFData: Bool = true, configVersion: String? = nil, source: ConsentSource = .cmpPage
+    ) -> ConsentCommit.Rules {
+        ConsentCommit.Rules(
+            configVersion: configVersion, minimumPolicyVersion: 4, keepsPreviousNonTCFData: keepsPreviousNonTCFData,
+            source: source)
+    }
+
+    /// The commit of a Gravito save of `tcString` (Gravito sends its complete non-TCF data).
+    static func gravitoSave(
+        _ tcString: String, configVersion: String? = nil, source: ConsentSource = .cmpPage
+    ) -> BridgeMachine.CommitRequest {
+        BridgeMachine.CommitRequest(
+            payload: ConsentPayload(strings: ConsentStrings(tcString: tcString)), page: PageSignals(),
+            rules: rules(keepsPreviousNonTCFData: false, configVersion: configVersion, source: source))
+    }
+
+    /// The payload of a forwarded TCF event with `tcString`.
+    static func tcfPayload(_ tcString: String, origin: ConsentPayload.Origin = .userAction) -> ConsentPayload {
+        ConsentPayload(origin: origin, strings: ConsentStrings(tcString: tcString))
+    }
+
+    /// The commit of a forwarded TCF event with `tcString`, with the page's signals `page`.
+    static func tcfSave(
+        _ tcString: String, origin: ConsentPayload.Origin = .userAction, page: PageSignals = PageSignals()
+    ) -> BridgeMachine.CommitRequest {
+        BridgeMachine.CommitRequest(payload: tcfPayload(tcString, origin: origin), page: page, rules: rules())
+    }
+
+    /// What the store reports for stored consent with `tcString` (the machine passes it on as it is).
+    static func summary(_ tcString: String?) -> ConsentSummary {
+        ConsentSummary(
+            strings: ConsentStrings(tcString: tcString), decoded: tcString.flatMap { try? TCString(decoding: $0) },
+            gdprApplies: true, expirationDate: nil, savedAt: Date(timeIntervalSince1970: 1_750_000_000))
+    }
+
+    /// The store's answer: `tcString` was stored, the app's tracking status not determined.
+    static func stored(_ tcString: String?, diagnostics: [String] = []) -> BridgeMachine.Input {
+        .committed(.stored(summary(tcString), diagnostics: diagnostics), trackingStatus: .notDetermined)
+    }
+}
+
+// MARK: - Input and effect shorthands
+
+extension BridgeMachine.Input {
+    /// A message posted to `handler` with the JSON text `body` (from the main frame of the CMP page's origin unless
+    /// said otherwise).
+    static func message(
+        _ handler: String, _ body: String, mainFrame: Bool = true, origin: String? = MachinePage.origin
+    ) -> Self {
+        .webView(.message(ScriptMessage(handlerName: handler, body: .json(body), isMainFrame: mainFrame, origin: origin)))
+    }
+
+    /// A Gravito message (`jsHandler`).
+    static func gravito(_ body: String) -> Self { .message("jsHandler", body) }
+    /// A message of the TCF/GPP forwarder (`webcmpTCF`).
+    static func tcf(_ body: String) -> Self { .message("webcmpTCF", body) }
+    /// An Onesecondbefore message (`osbCmpMessageHandler`).
+    static func osb(_ body: String) -> Self { .message("osbCmpMessageHandler", body) }
+
+    /// The main frame finished loading (load `load`, `nil`: a navigation the page started).
+    static func finished(load: Int?) -> Self {
+        .webView(.didFinishLoading(nil, load: load.map(WebViewLoadID.init(rawValue:))))
+    }
+
+    /// The main frame's navigation failed with `domain` and `code`, described as "offline".
+    static func failed(_ domain: String, _ code: Int, load: Int?) -> Self {
+        .webView(.didFailLoading(
+            WebViewLoadFailure(url: nil, domain: domain, code: code, description: "offline"),
+            load: load.map(WebViewLoadID.init(rawValue:))))
+    }
+
+    /// The main frame's response for `url` with `status`.
+    static func response(_ url: String?, status: Int, load: Int?) -> Self {
+        .webView(.didReceiveResponse(
+            url.flatMap(URL.init(string:)), statusCode: status, load: load.map(WebViewLoadID.init(rawValue:))))
+    }
+
+    /// A navigation to `url`.
+    static func navigate(_ url: String?, mainFrame: Bool = true, newWindow: Bool = false) -> Self {
+        .navigation(NavigationRequest(url: url.flatMap(URL.init(string:)), isMainFrame: mainFrame, opensNewWindow: newWindow))
+    }
+}
+
+extension BridgeMachine.Effect {
+    /// Reports an error.
+    static func error(_ error: ConsentBridgeError) -> Self { .report(.error(error)) }
+    /// Reports a diagnostic.
+    static func diagnostic(_ text: String) -> Self { .report(.diagnostic(text)) }
+    /// Reports the UI ready.
+    static func uiReady(_ dialect: CMPDialect) -> Self { .report(.uiReady(dialect)) }
+    /// Reports the UI finished.
+    static func finished(_ reason: UIFinishReason) -> Self { .report(.uiFinished(reason)) }
+    /// Reports a user action.
+    static func userAction(isRejectAll: Bool? = nil) -> Self { .report(.userAction(isRejectAll: isRejectAll)) }
+    /// Reports stored consent with `tcString`.
+    static func consentReady(_ tcString: String?) -> Self { .report(.consentReady(MachineCommit.summary(tcString))) }
+    /// The default ready timeout (30 s).
+    static let readyTimer = Self.schedule(.ready, seconds: 30)
+    /// The default finish delay (0.5 s).
+    static let finishDelay = Self.schedule(.finishDelay, seconds: 0.5)
+    /// Loads the CMP page as load `id`.
+    static func loadPage(_ id: Int) -> Self { .load(MachinePage.url, id: WebViewLoadID(rawValue: id)) }
+    /// Loads the fallback page as load `id`.
+    static func loadFallback(_ id: Int) -> Self { .load(MachinePage.fallbackURL, id: WebViewLoadID(rawValue: id)) }
+}
