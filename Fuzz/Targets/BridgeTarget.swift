@@ -6,9 +6,10 @@ import Foundation
 // answered only when asked. No clock, no web view, no task: the machine is a value, so one sequence costs a few
 // microseconds and a minute explores over a million of them (`scripts/fuzz 60 bridge`).
 //
-// Encoding: byte 0 picks one of the prebuilt configurations, byte 1 how the run is attached and started; then each
-// step is an operation byte (low nibble: the kind, high nibble: a variant) and, for messages, load events and
-// navigations, an argument byte. At most `maximumSteps` steps run.
+// Encoding: an input is one or more sequences separated by 0xFF. In each, byte 0 picks one of the prebuilt
+// configurations, byte 1 how the run is attached and started; then each step is an operation byte (low nibble: the
+// kind, high nibble: a variant) and, for messages, load events and navigations, an argument byte. At most
+// `maximumSteps` steps run; the bytes after them start the next sequence.
 //
 // Invariants, checked on every effect as the runner performs it:
 // - nothing is committed (`.commit`) except in answer to a message from the main frame of an allowed origin (the
@@ -28,8 +29,8 @@ import Foundation
 //   their configured durations.
 
 /// How many steps of a sequence run at most: the machine's deepest paths (tracking after a GPP-finished UI, settings
-/// candidates, fallback after a redirect) take a few dozen steps; longer inputs add nothing but time.
-private let maximumSteps = 96
+/// candidates, fallback after a redirect) take a few dozen steps; the bytes after them start the next sequence.
+private let maximumSteps = 48
 
 /// One configuration a sequence runs under: its fresh machine and what the harness knows about it independently.
 private struct FuzzSetup: Sendable {
@@ -200,8 +201,34 @@ private let fuzzNavigationTargets: [(url: URL?, scheme: String, origin: String?)
 private let fuzzHostedDocument = URL(string: "https://cmp.example.com/app.html")
 private let fuzzForeignDocument = URL(string: "https://elsewhere.example/x")
 
+/// The byte that ends one sequence and starts the next in the same input: libFuzzer's bookkeeping per execution
+/// (coverage collection, corpus updates) costs more than a sequence of the machine, so one input carries several.
+private let sequenceSeparator: UInt8 = 0xFF
+
+/// How many sequences ran (reported at exit as `bridge sequences: N`, which `scripts/fuzz` prints).
+nonisolated(unsafe) private var sequenceCount = 0
+nonisolated(unsafe) private var reportsSequenceCount = false
+
 func fuzzBridge(_ bytes: UnsafeRawBufferPointer) {
-    guard bytes.count >= 2 else { return }
+    if !reportsSequenceCount {
+        reportsSequenceCount = true
+        atexit { FileHandle.standardError.write(Data("bridge sequences: \(sequenceCount)\n".utf8)) }
+    }
+    var start = 0
+    while start < bytes.count {
+        let end = bytes[start...].firstIndex(of: sequenceSeparator) ?? bytes.count
+        var chunk = start
+        // A chunk longer than `maximumSteps` steps goes on as the next sequence (its next two bytes its setup).
+        while chunk < end { chunk += runSequence(UnsafeRawBufferPointer(rebasing: bytes[chunk..<end])) }
+        start = end + 1
+    }
+}
+
+/// Runs one sequence: byte 0 the configuration, byte 1 how it starts, then at most `maximumSteps` steps.
+/// - Returns: how many bytes it used.
+private func runSequence(_ bytes: UnsafeRawBufferPointer) -> Int {
+    guard bytes.count >= 2 else { return bytes.count }
+    sequenceCount += 1
     var harness = MachineHarness(setup: fuzzSetups[Int(bytes[0]) % fuzzSetups.count], options: bytes[1])
     var index = 2
     var steps = 0
@@ -211,6 +238,7 @@ func fuzzBridge(_ bytes: UnsafeRawBufferPointer) {
         steps += 1
     }
     harness.end()
+    return min(index, bytes.count)
 }
 
 /// One sequence: the machine, the runner's answers, and the model the invariants are checked against.
