@@ -11,7 +11,7 @@ public enum ConsentPresentation: Sendable, Hashable {
         case full, twoThirds, half, third
 
         /// The fraction of the container's height.
-        public var fraction: Double {
+        var fraction: Double {
             switch self {
             case .full: return 1
             case .twoThirds: return 2.0 / 3.0

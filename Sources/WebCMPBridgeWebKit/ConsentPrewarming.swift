@@ -27,7 +27,7 @@ public final class ConsentPrewarming {
     public static let shared = ConsentPrewarming()
 
     /// The core prewarmer (idle time 120 s).
-    public let prewarmer = ConsentPrewarmer<WKCMPWebView>(release: { adapter in
+    package let prewarmer = ConsentPrewarmer<WKCMPWebView>(release: { adapter in
         adapter.webView.removeFromSuperview()
         adapter.invalidate()
     })

@@ -10,16 +10,16 @@ import WebCMPBridge
 /// A scheme handler must be set on the `WKWebViewConfiguration` **before** the `WKWebView` is created:
 /// use ``WKCMPWebView/init(fallback:configuration:)`` or ``WebKit/WKWebViewConfiguration/registerFallback(_:)``.
 @MainActor
-public final class FallbackSchemeHandler: NSObject, WKURLSchemeHandler {
+package final class FallbackSchemeHandler: NSObject, WKURLSchemeHandler {
     /// The page served.
-    public let page: FallbackPage
+    package let page: FallbackPage
 
     /// Creates a handler for `page`.
-    public init(page: FallbackPage) {
+    package init(page: FallbackPage) {
         self.page = page
     }
 
-    public func webView(_ webView: WKWebView, start urlSchemeTask: any WKURLSchemeTask) {
+    package func webView(_ webView: WKWebView, start urlSchemeTask: any WKURLSchemeTask) {
         switch page.response(for: urlSchemeTask.request.url) {
         case .success(let response):
             let urlResponse = URLResponse(
@@ -35,7 +35,7 @@ public final class FallbackSchemeHandler: NSObject, WKURLSchemeHandler {
         }
     }
 
-    public func webView(_ webView: WKWebView, stop urlSchemeTask: any WKURLSchemeTask) {
+    package func webView(_ webView: WKWebView, stop urlSchemeTask: any WKURLSchemeTask) {
         // Every response is delivered synchronously in start: there is nothing to stop.
     }
 }

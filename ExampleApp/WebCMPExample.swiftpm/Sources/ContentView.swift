@@ -20,6 +20,7 @@ struct ContentView: View {
                 }
                 Section("Debug") {
                     NavigationLink("Stored IAB keys (\(consent.keys.count))") { KeysView() }
+                    Button("Reset consent (QA)") { consent.resetForQA() }
                     TextField("CMP URL", text: consent.$cmpURL)
                         .textInputAutocapitalization(.never).autocorrectionDisabled()
                         .font(.footnote.monospaced())

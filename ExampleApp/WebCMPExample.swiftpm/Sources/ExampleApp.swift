@@ -81,6 +81,16 @@ final class ConsentModel: ObservableObject {
         refreshKeys()
     }
 
+    /// "Reset consent (QA)": clears the stored consent and the CMP page's own cookies and storage in WebKit, so the
+    /// next presentation is a first run in the app and in the page.
+    func resetForQA() {
+        Task {
+            await ConsentBridge.resetForQA(store: store, configuration: makeConfiguration(), websiteData: .webKit)
+            refreshKeys()
+            lastEvent = "consent reset"
+        }
+    }
+
     func refreshKeys() {
         keys = store.iabKeys().map { ($0.key.rawValue, $0.value.description) }.sorted { $0.0 < $1.0 }
     }

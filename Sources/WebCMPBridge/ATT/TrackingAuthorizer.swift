@@ -40,7 +40,7 @@ public struct TrackingAuthorizer: Sendable {
     /// `.notDetermined`, this waits until the app is active again (the alert makes it inactive; ``waitUntilActive``)
     /// and reads the status once more; if it is still `.notDetermined` the first answer is returned.
     @MainActor
-    public func settledRequest() async throws(TrackingAuthorizationError) -> TrackingAuthorizationStatus {
+    func settledRequest() async throws(TrackingAuthorizationError) -> TrackingAuthorizationStatus {
         let answer = try await request()
         guard answer == .denied, status() == .notDetermined else { return answer }
         await waitUntilActive()

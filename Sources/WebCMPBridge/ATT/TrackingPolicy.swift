@@ -18,7 +18,7 @@ public enum TrackingAuthorizationStatus: String, Sendable, Hashable {
 /// content) follow Onesecondbefore's guidance for chaining ATT to a TCF CMP.
 public struct TrackingPolicy: Sendable, Hashable {
     /// When the prompt happens.
-    public enum Timing: String, Sendable, Hashable {
+    enum Timing: String, Sendable, Hashable {
         /// After a save whose purpose consents intersect ``TrackingPolicy/marketingPurposes``.
         case afterConsent
         /// Before the CMP loads (the CMP page then loads whatever the user chose).
@@ -26,14 +26,14 @@ public struct TrackingPolicy: Sendable, Hashable {
     }
 
     /// Whether the kit may prompt at all.
-    public var isEnabled: Bool
+    var isEnabled: Bool
     /// When it prompts.
-    public var timing: Timing
+    var timing: Timing
     /// Purposes that count as marketing consent.
-    public var marketingPurposes: IDSet
+    var marketingPurposes: IDSet
 
     /// Creates a policy.
-    public init(isEnabled: Bool, timing: Timing = .afterConsent, marketingPurposes: IDSet = [2, 3, 4, 5, 6]) {
+    init(isEnabled: Bool, timing: Timing = .afterConsent, marketingPurposes: IDSet = [2, 3, 4, 5, 6]) {
         self.isEnabled = isEnabled
         self.timing = timing
         self.marketingPurposes = marketingPurposes
@@ -52,7 +52,7 @@ public struct TrackingPolicy: Sendable, Hashable {
 
     /// Whether to prompt after a save of `purposeConsents` (the TC string's), given the current `status` and whether
     /// this consent was already followed by a prompt.
-    public func shouldRequestAfterConsent(
+    func shouldRequestAfterConsent(
         purposeConsents: IDSet, status: TrackingAuthorizationStatus, alreadyRequestedForThisConsent: Bool
     ) -> Bool {
         guard isEnabled, timing == .afterConsent, status == .notDetermined, !alreadyRequestedForThisConsent else {
@@ -62,7 +62,7 @@ public struct TrackingPolicy: Sendable, Hashable {
     }
 
     /// Whether to prompt before loading the CMP, given the current `status`.
-    public func shouldRequestBeforeCMP(status: TrackingAuthorizationStatus) -> Bool {
+    func shouldRequestBeforeCMP(status: TrackingAuthorizationStatus) -> Bool {
         isEnabled && timing == .beforeCMP && status == .notDetermined
     }
 }

@@ -15,7 +15,7 @@ public struct AdditionalConsent: Sendable, Hashable {
     public var disclosedProviders: [Int]
 
     /// The longest AC string accepted (Google's list has a few thousand providers).
-    public static let maximumLength = 64 * 1024
+    static let maximumLength = 64 * 1024
 
     /// Parses an AC string.
     /// - Throws: ``AdditionalConsentError`` for anything that is not a v1 or v2 AC string.

@@ -1,18 +1,20 @@
 import Foundation
 
-/// Time for the bridge: the current date and delayed work on the main actor. Injected so that tests control time.
+/// Time for the bridge: the current date and delayed work on the main actor. Injected so that tests control time:
+/// apps use ``live`` (the default), tests `ManualScheduler.scheduler` (product `WebCMPBridgeTesting`).
 public struct BridgeScheduler: Sendable {
     /// The current date.
-    public var now: @Sendable () -> Date
+    package var now: @Sendable () -> Date
     /// Runs `action` on the main actor after `delay` seconds; the returned cancellation stops it.
     ///
     /// Seconds as `TimeInterval`, not `Duration`: `Duration` needs iOS 16 / macOS 13 and the package supports iOS 15 /
     /// macOS 12.
-    public var schedule: @MainActor @Sendable (_ delay: TimeInterval, _ action: @escaping @MainActor @Sendable () -> Void)
-        -> ScheduledWork
+    package var schedule: @MainActor @Sendable (
+        _ delay: TimeInterval, _ action: @escaping @MainActor @Sendable () -> Void
+    ) -> ScheduledWork
 
     /// Creates a scheduler.
-    public init(
+    package init(
         now: @escaping @Sendable () -> Date,
         schedule: @escaping @MainActor @Sendable (TimeInterval, @escaping @MainActor @Sendable () -> Void) -> ScheduledWork
     ) {
@@ -43,12 +45,12 @@ public struct BridgeScheduler: Sendable {
 }
 
 /// Work scheduled by a ``BridgeScheduler``.
-public struct ScheduledWork: Sendable {
+package struct ScheduledWork: Sendable {
     /// Cancels the work if it has not run yet.
-    public var cancel: @MainActor @Sendable () -> Void
+    package var cancel: @MainActor @Sendable () -> Void
 
     /// Creates a handle.
-    public init(cancel: @escaping @MainActor @Sendable () -> Void) {
+    package init(cancel: @escaping @MainActor @Sendable () -> Void) {
         self.cancel = cancel
     }
 }

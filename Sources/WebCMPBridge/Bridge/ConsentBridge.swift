@@ -96,7 +96,7 @@ public final class ConsentBridge {
             setupFailure: setupFailure, resourceFailures: CMPScripts.resourceFailures.map(\.description)))
     }
 
-    /// Loads the CMP page and starts the ready timeout. With ``TrackingPolicy/Timing/beforeCMP`` the tracking prompt
+    /// Loads the CMP page and starts the ready timeout. With ``TrackingPolicy/beforeCMP`` the tracking prompt
     /// comes first (once the app is active). When the web view could not be set up (``attach(to:)``), the run ends at
     /// once with ``ConsentBridgeError/webViewSetupFailed(_:)`` and nothing is loaded.
     public func start() {

@@ -26,7 +26,7 @@ public struct ConsentExpiryPolicy: Sendable, Hashable {
 
     /// Why `record` needs renewal at `now`, or `nil` when it is still good. Reads only the record: no web view, no
     /// full TC string decode (the policy version is read from its fixed position).
-    public func renewalReason(for record: ConsentRecord?, now: Date) -> ConsentRenewalReason? {
+    func renewalReason(for record: ConsentRecord?, now: Date) -> ConsentRenewalReason? {
         // A page that said GDPR does not apply (no TC string, `gdprApplies` false) is an answer in force too.
         guard let record, record.tcString != nil || record.gppString != nil || record.gdprApplies == false else {
             return .noConsent

@@ -6,7 +6,7 @@ import Foundation
 /// - ``prewarm(configuration:store:trackingAuthorizer:makeWebView:)`` creates a web view and a ``ConsentBridge`` and
 ///   starts loading **only when** ``ConsentBridge/needsConsentUI(store:expiry:now:migration:)`` says consent is
 ///   needed, and not when the configuration asks for App Tracking Transparency before the CMP
-///   (``TrackingPolicy/Timing/beforeCMP``): that prompt must not appear at launch without a consent UI;
+///   (``TrackingPolicy/beforeCMP``): that prompt must not appear at launch without a consent UI;
 /// - the pre-warmed page's ready timeout starts only when a UI presents it (``ConsentBridge/beginPresentation()``):
 ///   off-screen, WebKit may throttle the page's timers, and a slow start there must not end in a timeout;
 /// - there is at most one pre-warmed view: a second call keeps the first;
@@ -42,7 +42,7 @@ public final class ConsentPrewarmer<WebView: CMPWebView>: ConsentBridgeDelegate 
     /// Seconds a pre-warmed view is kept without being taken. Default 120.
     public let idleTimeout: TimeInterval
     /// How many times a web view was created (for tests and measurements).
-    public private(set) var createdCount = 0
+    private(set) var createdCount = 0
 
     private let scheduler: BridgeScheduler
     private let release: @MainActor (WebView) -> Void
@@ -66,10 +66,10 @@ public final class ConsentPrewarmer<WebView: CMPWebView>: ConsentBridgeDelegate 
     }
 
     /// Whether a pre-warmed bridge is held.
-    public var isPrewarmed: Bool { current != nil }
+    package var isPrewarmed: Bool { current != nil }
 
     /// Whether the held bridge's page is ready (presenting it shows the CMP at once).
-    public var isReady: Bool { current?.bridge.state == .ready }
+    package var isReady: Bool { current?.bridge.state == .ready }
 
     /// Creates the web view and the bridge and starts loading the CMP page off-screen, when consent is needed and
     /// nothing is pre-warmed yet.

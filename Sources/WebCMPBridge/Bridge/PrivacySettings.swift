@@ -38,7 +38,7 @@ public struct PrivacySettingsOpener: Sendable, Hashable {
     }
 
     /// The calls tried in order: ``call``, then (``triesPresets``) the presets.
-    public var candidates: [PrivacySettingsCall] {
+    var candidates: [PrivacySettingsCall] {
         (call.map { [$0] } ?? []) + (triesPresets ? PrivacySettingsCall.presets.filter { $0 != call } : [])
     }
 
@@ -92,7 +92,7 @@ public struct PrivacySettingsCall: Sendable, Hashable {
         name: "__tcfapi('displayConsentUi')")
 
     /// The script that makes the call (`open-settings.js` with this call as its JSON argument).
-    public var script: String {
+    var script: String {
         script(reportingTo: nil, attempt: 0)
     }
 

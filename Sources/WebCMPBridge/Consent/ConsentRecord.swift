@@ -43,7 +43,7 @@ public struct ConsentRecord: Sendable, Hashable {
     }
 
     /// Creates a record from the individual strings.
-    public init(
+    package init(
         tcString: String? = nil,
         nonTCFData: JSONValue? = nil,
         additionalConsent: String? = nil,

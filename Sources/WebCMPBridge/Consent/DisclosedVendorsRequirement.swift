@@ -22,7 +22,7 @@ import Foundation
 ///   the last update, so a CMP that writes a string writes that day): created on or after
 ///   2026-02-28T00:00:00Z (``TCString/disclosedVendorsRequiredSince``) → required. A string created before is
 ///   exempt: it was made under the old rule, and a stored string a page merely returns keeps its date.
-///   ``TCString/rejectingAll(at:)`` (the kit's own reject/withdraw) keeps `Created`, so it never turns an old string
+///   ``ConsentStore/rejectAll(now:)`` (the kit's own reject/withdraw) keeps `Created`, so it never turns an old string
 ///   into a new one.
 /// - The policy version does not decide it: TCF 2.3 did not change it (IAB GDPR-Transparency-and-Consent-Framework
 ///   issue #423), and policy version 5 has been in global vendor lists since mid-2024 (vendor list versions 62/63,

@@ -19,11 +19,11 @@ public struct GoogleConsentMode: Sendable, Hashable {
     public var analyticsStorage: Bool
 
     /// Google's GVL vendor id.
-    public static let googleVendorID = 755
+    static let googleVendorID = 755
 
     /// Derives the signals from `tcString` (when GDPR applies; with `gdprApplies == false` everything is granted, as
     /// Google treats TCF signals outside GDPR scope as not applicable).
-    public init(tcString: TCString, gdprApplies: Bool? = true) {
+    init(tcString: TCString, gdprApplies: Bool? = true) {
         if gdprApplies == false {
             self.init(adStorage: true, adUserData: true, adPersonalization: true, analyticsStorage: true)
             return

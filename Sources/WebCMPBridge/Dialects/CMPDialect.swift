@@ -21,7 +21,7 @@ public struct CMPDialect: RawRepresentable, Sendable, Hashable, Codable, CaseIte
     }
 
     /// The dialect whose handler is `name`, if any.
-    public init?(handlerName name: String) {
+    init?(handlerName name: String) {
         guard let rules = DialectRegistry.rules(handlerName: name) else { return nil }
         self = rules.dialect
     }
@@ -30,7 +30,7 @@ public struct CMPDialect: RawRepresentable, Sendable, Hashable, Codable, CaseIte
     public static var allCases: [CMPDialect] { DialectRegistry.all.map(\.dialect) }
 
     /// The script message handler name the page posts to.
-    public var handlerName: String { rules?.handlerName ?? rawValue }
+    var handlerName: String { rules?.handlerName ?? rawValue }
 
     /// The dialect's rules (`nil` only for a name that was never registered).
     var rules: (any MessageDialect)? { DialectRegistry.rules(named: rawValue) }

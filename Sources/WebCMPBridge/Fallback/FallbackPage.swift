@@ -23,7 +23,7 @@ public struct FallbackPage: Sendable, Hashable {
         /// The `Content-Type` MIME type, e.g. `"text/html"`.
         public var mimeType: String
 
-        /// Creates a file (``FallbackPage/mimeType(forPath:)`` gives the type for a file name).
+        /// Creates a file (``init(contentsOf:)`` takes the type from the file name's extension).
         public init(contents: Data, mimeType: String = "text/html") {
             self.contents = contents
             self.mimeType = mimeType
@@ -64,7 +64,7 @@ public struct FallbackPage: Sendable, Hashable {
     /// The host, e.g. `"app"`. Lower case.
     public let host: String
     /// The path of the page the bridge loads, e.g. `"/index.html"`.
-    public let entryPath: String
+    let entryPath: String
     /// The registered files by path (each starting with `/`).
     public let files: [String: File]
 
@@ -103,7 +103,7 @@ public struct FallbackPage: Sendable, Hashable {
     public var origin: String { "\(scheme)://\(host)" }
 
     /// The URL of the entry file.
-    public var entryURL: URL {
+    package var entryURL: URL {
         // The scheme, host and path were validated: the URL always parses.
         URL(string: origin + entryPath) ?? URL(fileURLWithPath: "/")
     }
@@ -141,7 +141,7 @@ public struct FallbackPage: Sendable, Hashable {
 
     /// A MIME type from a path's extension: HTML, CSS, JavaScript, JSON, SVG, PNG, JPEG, WebP, WOFF2;
     /// `application/octet-stream` otherwise.
-    public static func mimeType(forPath path: String) -> String {
+    static func mimeType(forPath path: String) -> String {
         let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
         switch ext {
         case "html", "htm": return "text/html"

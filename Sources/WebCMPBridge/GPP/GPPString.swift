@@ -24,7 +24,7 @@ public struct GPPString: Sendable, Hashable {
     }
 
     /// The longest GPP string accepted.
-    public static let maximumLength = 256 * 1024
+    static let maximumLength = 256 * 1024
 
     /// Parses a GPP string.
     /// - Throws: ``GPPStringError``; never traps.

@@ -89,7 +89,7 @@ extension IABKey {
     /// The GPP EU mirror of an `IABTCF_*` key: `IABTCF_X` → `IABGPP_TCFEU2_X` (GPP EU section, "Key Names").
     ///
     /// `IABTCF_TCString` maps to ``gppTCFEUTCString`` instead; keys outside the `IABTCF_` family return `nil`.
-    public var gppTCFEUMirror: IABKey? {
+    var gppTCFEUMirror: IABKey? {
         guard rawValue.hasPrefix(IABKey.tcfPrefix) else { return nil }
         if self == .tcString { return .gppTCFEUTCString }
         return IABKey(rawValue: "IABGPP_TCFEU2_" + rawValue.dropFirst(IABKey.tcfPrefix.count))
@@ -103,20 +103,20 @@ extension IABKey {
     // MARK: Families
 
     /// The prefix of every TCF v2 key.
-    public static let tcfPrefix = "IABTCF_"
+    static let tcfPrefix = "IABTCF_"
     /// The prefix of every GPP key.
-    public static let gppPrefix = "IABGPP_"
+    static let gppPrefix = "IABGPP_"
 
     /// Whether the key belongs to a family this package owns and clears: `IABTCF_*`, `IABGPP_*` or
     /// `IABUSPrivacy_String`.
-    public var isOwnedIABKey: Bool {
+    var isOwnedIABKey: Bool {
         (rawValue.hasPrefix(IABKey.tcfPrefix) && rawValue.utf8.count > IABKey.tcfPrefix.utf8.count)
             || (rawValue.hasPrefix(IABKey.gppPrefix) && rawValue.utf8.count > IABKey.gppPrefix.utf8.count)
             || self == .usPrivacyString
     }
 
     /// The value type the specs give this key, when this package knows it.
-    public var expectedKind: IABValue.Kind? {
+    var expectedKind: IABValue.Kind? {
         if let kind = IABKey.knownKinds[self] { return kind }
         if rawValue.hasPrefix(IABKey.publisherRestrictionsPrefix)
             || rawValue.hasPrefix(IABKey.gppPublisherRestrictionsPrefix)
@@ -169,7 +169,7 @@ extension IABValue {
     }
 
     /// The kind of this value.
-    public var kind: Kind {
+    var kind: Kind {
         switch self {
         case .int: return .int
         case .string: return .string

@@ -6,7 +6,7 @@ extension JSONValue {
     ///
     /// Follows RFC 8259; duplicate object keys keep the last value, as JavaScript does. Keys such as `__proto__` are
     /// ordinary data.
-    public init(parsing text: String, limits: JSONLimits = .default) throws(InboundMessageError) {
+    package init(parsing text: String, limits: JSONLimits = .default) throws(InboundMessageError) {
         let count = text.utf8.count
         guard count <= limits.maximumBytes else {
             throw .tooLarge(bytes: count, limit: limits.maximumBytes)
@@ -19,7 +19,7 @@ extension JSONValue {
     /// `NSDictionary`, `NSNull`, `NSDate`) under `limits`.
     ///
     /// Dates become milliseconds since 1970, as JavaScript's `Date.valueOf()`. Any other type is rejected.
-    public init(foundation object: Any, limits: JSONLimits = .default) throws(InboundMessageError) {
+    init(foundation object: Any, limits: JSONLimits = .default) throws(InboundMessageError) {
         var budget = limits.maximumBytes
         self = try JSONValue.convert(object, depth: 0, limits: limits, budget: &budget)
     }

@@ -20,7 +20,7 @@ package enum CMPScripts {
     package static let apiWaitMilliseconds = 30_000
 
     /// How often the TCF forwarder pings a CMP that is not loaded yet, in milliseconds.
-    public static let pingMilliseconds = 100
+    package static let pingMilliseconds = 100
 
     /// The user script of the generic TCF dialect. It waits for the page's `__tcfapi` and `__gpp` (CMPs often load
     /// late) and posts `{type: "ready", api}` once one of their CMPs answers `ping` as loaded (`cmpLoaded: true` or

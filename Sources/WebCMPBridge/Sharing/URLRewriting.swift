@@ -1,21 +1,21 @@
 import Foundation
 
 /// Query-item rewriting for CMP and content URLs.
-public enum URLRewriting {
+package enum URLRewriting {
     /// The query item Sourcepoint's web SDK reads to accept consent passed in by an app instead of showing its own
     /// message: `_sp_pass_consent=true`. With it, Sourcepoint's page waits for Sourcepoint's own `sp.loadConsent`
     /// message (its `uuid` and server-issued `webConsentPayload`, sent by Sourcepoint's app SDK `preloadConsent`);
     /// this package does not send that message, so add the item only when the app also runs Sourcepoint's SDK.
-    public static let passConsentQueryItem = URLQueryItem(name: "_sp_pass_consent", value: "true")
+    package static let passConsentQueryItem = URLQueryItem(name: "_sp_pass_consent", value: "true")
 
     /// `url` with `_sp_pass_consent=true` set, keeping every other query item (order included) and the fragment.
-    public static func passingConsent(_ url: URL) -> URL {
+    package static func passingConsent(_ url: URL) -> URL {
         settingQueryItems([passConsentQueryItem], in: url)
     }
 
     /// `url` with `items` set: an existing item of the same name is replaced in place, new ones are appended. Other
     /// query items and the fragment are kept. URLs that cannot be parsed are returned unchanged.
-    public static func settingQueryItems(_ items: [URLQueryItem], in url: URL) -> URL {
+    package static func settingQueryItems(_ items: [URLQueryItem], in url: URL) -> URL {
         guard !items.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
         var query = components.queryItems ?? []
         for item in items {

@@ -2,7 +2,7 @@ import Foundation
 
 /// Adopting the consent a previous CMP SDK left in `UserDefaults`, so that an app switching to WebCMPBridge does not
 /// ask every user again (``BridgeConfiguration/migration``; run by ``ConsentBridge/needsConsentUI(store:expiry:now:migration:)``
-/// through ``ConsentStore/migrateIfNeeded(_:now:)``).
+/// before it reads the stored record).
 ///
 /// It runs once per store: when no record is stored and the migration was not checked before. The adopted string is
 /// validated and decoded by the same transaction as a save (``ConsentSource/migrated``; the keys are rewritten); its

@@ -12,9 +12,9 @@ public struct ConsentChange: Sendable, Hashable {
 }
 
 extension ConsentStore {
-    /// Posted on `NotificationCenter.default` after every successful ``apply(_:record:)`` and every ``clearAll()`` of
-    /// any store in the process (a bridge's save, a programmatic reject-all, a migration, a reset), on the thread that
-    /// wrote. The notification's `object` is the ``KeyValueStorage/Identity`` of the store's storage (observe with
+    /// Posted on `NotificationCenter.default` after every successful write and every ``clearAll()`` of any store in
+    /// the process (a bridge's save, a programmatic reject-all, a migration, a reset), on the thread that wrote. The
+    /// notification's `object` is the ``KeyValueStorage/Identity`` of the store's storage (observe with
     /// `object: store.storage.identity` to hear about one storage only); `userInfo[ConsentStore.changeUserInfoKey]`
     /// is the ``ConsentChange``.
     public static let didChangeNotification = Notification.Name("WebCMPBridge.ConsentStore.didChange")

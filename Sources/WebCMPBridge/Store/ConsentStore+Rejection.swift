@@ -23,7 +23,7 @@ public enum ProgrammaticConsentError: Error, Sendable, Hashable, CustomStringCon
 
 extension ConsentStore {
     /// Rejects everything without showing the CMP: from the stored TC string, stores a new one with every purpose,
-    /// special feature, vendor and publisher consent and legitimate interest cleared (``TCString/rejectingAll(at:)``),
+    /// special feature, vendor and publisher consent and legitimate interest cleared,
     /// through the same transaction as a save (keys and record, ``ConsentSource/programmatic``). The next time the CMP
     /// page opens it is given that string (Gravito: `cookieData`).
     ///

@@ -2,12 +2,12 @@ import Foundation
 
 /// Reads and writes consent: the IAB in-app keys and the bridge's own ``ConsentRecord``.
 ///
-/// - ``apply(_:record:)`` replaces the whole stored state in one call: it validates everything first and touches
-///   storage only when all of it is valid; then it writes the new keys and removes every stale key of the families
-///   this package owns (`IABTCF_*`, `IABGPP_*`, `IABUSPrivacy_String`), such as an `IABTCF_PublisherRestrictions7`
-///   left by an older string. Keys of other families are never touched.
-/// - The record is stored as JSON text (a `String`) under ``recordKey`` and its non-TCF data under ``nonTCFDataKey``,
-///   so that ``record(includingNonTCFData:)`` can skip the page-defined data at launch.
+/// - A write (the package's `apply(_:record:)`, behind every save) replaces the whole stored state in one call: it
+///   validates everything first and touches storage only when all of it is valid; then it writes the new keys and
+///   removes every stale key of the families this package owns (`IABTCF_*`, `IABGPP_*`, `IABUSPrivacy_String`), such
+///   as an `IABTCF_PublisherRestrictions7` left by an older string. Keys of other families are never touched.
+/// - The record is stored as JSON text (a `String`) under `WebCMPBridge.record.v1` and its non-TCF data under
+///   `WebCMPBridge.nonTCFData.v1`, so that ``record(includingNonTCFData:)`` can skip the page-defined data at launch.
 /// - Stores over one storage (the same ``KeyValueStorage/Identity``: one `UserDefaults` suite, one in-memory storage)
 ///   share a lock and a stream of changes (``changes()``); stores over different storages share neither.
 ///
@@ -18,24 +18,24 @@ public struct ConsentStore: Sendable {
     public var storage: KeyValueStorage
 
     /// The key of the JSON-encoded ``ConsentRecord`` (a UTF-8 JSON string). The suffix is the format version.
-    public static let recordKey = "WebCMPBridge.record.v1"
+    static let recordKey = "WebCMPBridge.record.v1"
 
     /// The key of the record's non-TCF data (JSON text), kept apart from ``recordKey`` so that launch-time reads
     /// skip it (see ``record(includingNonTCFData:)``).
-    public static let nonTCFDataKey = "WebCMPBridge.nonTCFData.v1"
+    static let nonTCFDataKey = "WebCMPBridge.nonTCFData.v1"
 
     /// Every key of the package's own namespace, including `WebCMPBridge.savedAt`, which versions before the record
     /// carried the date wrote beside it (removed on the next apply or clear).
     static let ownKeys = [recordKey, nonTCFDataKey, "WebCMPBridge.savedAt"]
 
     /// The most bytes of keys, values and record that one ``apply(_:record:)`` writes (1 MiB).
-    public static let maximumTotalSize = 1 << 20
+    static let maximumTotalSize = 1 << 20
 
     /// The key prefixes of the IAB families the store owns (`IABUSPrivacy_String` is matched exactly).
     static let iabPrefixes = [IABKey.tcfPrefix, IABKey.gppPrefix, IABKey.usPrivacyString.rawValue]
 
     /// Creates a store over `storage`.
-    public init(storage: KeyValueStorage) {
+    package init(storage: KeyValueStorage) {
         self.storage = storage
     }
 
@@ -56,7 +56,7 @@ public struct ConsentStore: Sendable {
     /// It holds the lock of its storage (``KeyValueStorage/Identity``) while it reads the stale keys and writes, so
     /// that concurrent applies to one storage never mix; applies to other storages do not wait.
     /// After a successful write, ``changes()`` streams and ``didChangeNotification`` observers are told.
-    public func apply(_ keys: IABKeySet, record: ConsentRecord?) throws(ConsentStoreError) {
+    package func apply(_ keys: IABKeySet, record: ConsentRecord?) throws(ConsentStoreError) {
         try transaction(reporting: ConsentChange(record: record)) { () throws(ConsentStoreError) in
             try applyLocked(keys, record: record)
         }

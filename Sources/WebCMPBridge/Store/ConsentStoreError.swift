@@ -8,7 +8,7 @@ public enum ConsentStoreError: Error, Sendable, Hashable, CustomStringConvertibl
     /// A binary-string key holds a character other than `0` and `1`, or a publisher restriction key holds a character
     /// other than `0`, `1`, `2` and `_` (CMP API v2.2, "In-App Details"), or names no purpose id.
     case invalidValue(IABKey, IABValue)
-    /// The values add up to more than ``ConsentStore/maximumTotalSize`` bytes. Real TC data needs a few tens of
+    /// The values add up to more than the store's limit (1 MiB: `limit`). Real TC data needs a few tens of
     /// kilobytes; a crafted string can ask for megabytes of restriction strings, which would slow every app launch.
     case tooLarge(bytes: Int, limit: Int)
     /// The consent record could not be encoded (for example a non-finite number in its JSON data).

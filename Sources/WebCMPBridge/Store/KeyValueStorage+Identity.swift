@@ -4,13 +4,12 @@ extension KeyValueStorage {
     /// Which storage a ``KeyValueStorage`` value writes to. Every ``ConsentStore`` over storages of one identity
     /// shares one lock and one stream of changes; stores over different identities share nothing.
     ///
-    /// - ``KeyValueStorage/userDefaults(suiteName:)`` returns the same identity for the same suite name in the whole
-    ///   process (`nil`, `UserDefaults.standard`, is one suite), so that two stores created separately over one suite,
-    ///   which write the same keys, are serialised against each other and see each other's changes. It is kept for the
-    ///   life of the process (one small object per suite name used).
-    /// - ``KeyValueStorage/inMemory(_:)`` and ``KeyValueStorage/init(load:keys:write:)`` create a new identity.
-    /// - Copies of a storage value keep its identity, also after their closures are replaced (a wrapper that counts
-    ///   or logs reads is `var wrapped = storage; wrapped.load = { … }`).
+    /// - A `UserDefaults` storage (``ConsentStore/userDefaults(suiteName:)``) has the same identity for the same suite
+    ///   name in the whole process (`nil`, `UserDefaults.standard`, is one suite), so that two stores created
+    ///   separately over one suite, which write the same keys, are serialised against each other and see each other's
+    ///   changes. It is kept for the life of the process (one small object per suite name used).
+    /// - Every in-memory storage (``ConsentStore/inMemory()``) and every custom storage has an identity of its own.
+    /// - Copies of a storage value keep its identity, also after their closures are replaced.
     ///
     /// Pass it as the `object` of a ``ConsentStore/didChangeNotification`` observer to hear about one storage only.
     /// Identities compare by reference.

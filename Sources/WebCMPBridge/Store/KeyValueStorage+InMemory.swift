@@ -3,7 +3,7 @@ import Foundation
 extension KeyValueStorage {
     /// Storage in a private dictionary, for tests and previews. Each call returns a new storage holding `initial`,
     /// with an ``identity`` of its own.
-    public static func inMemory(_ initial: [String: Value] = [:]) -> KeyValueStorage {
+    static func inMemory(_ initial: [String: Value] = [:]) -> KeyValueStorage {
         let box = InMemoryBox(initial)
         return KeyValueStorage(
             identity: Identity("in-memory storage"),

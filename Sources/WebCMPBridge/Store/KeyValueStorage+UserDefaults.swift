@@ -11,7 +11,7 @@ extension KeyValueStorage {
     ///
     /// Every storage of one suite name has the same ``identity`` in the process, so that stores created separately
     /// over one suite share their lock and their ``ConsentStore/changes()`` (names are compared as given).
-    public static func userDefaults(suiteName: String? = nil) -> KeyValueStorage {
+    static func userDefaults(suiteName: String? = nil) -> KeyValueStorage {
         let shared: SharedUserDefaults
         if let suiteName {
             shared = SharedUserDefaults(UserDefaults(suiteName: suiteName))

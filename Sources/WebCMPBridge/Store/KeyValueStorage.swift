@@ -1,7 +1,8 @@
 import Foundation
 
 /// The storage the ``ConsentStore`` writes to: a small client made of `@Sendable` closures, so that the real
-/// `UserDefaults` and an in-memory dictionary (or any test double) are interchangeable.
+/// `UserDefaults` and an in-memory dictionary are interchangeable (``ConsentStore/userDefaults(suiteName:)``,
+/// ``ConsentStore/inMemory()``; the package's own tools add a file-backed one). Apps use its ``identity``.
 ///
 /// The store validates everything before it calls `write`, so a rejected consent never reaches storage, and it calls
 /// `write` under the lock of the storage's ``identity``, so no ``ConsentStore`` reader of this storage sees half a
@@ -12,7 +13,7 @@ import Foundation
 /// "In-App Details"), which arrives after the write.
 public struct KeyValueStorage: Sendable {
     /// A stored value: the property-list types the store uses.
-    public enum Value: Sendable, Hashable {
+    package enum Value: Sendable, Hashable {
         /// An integer (`NSNumber`).
         case int(Int)
         /// A floating-point number (`NSNumber`).
@@ -22,18 +23,18 @@ public struct KeyValueStorage: Sendable {
     }
 
     /// Returns the values stored under `keys` (missing keys and values of other types are left out).
-    public var load: @Sendable (_ keys: [String]) -> [String: Value]
+    package var load: @Sendable (_ keys: [String]) -> [String: Value]
     /// Returns every stored key that starts with one of `prefixes`.
-    public var keys: @Sendable (_ prefixes: [String]) -> [String]
+    package var keys: @Sendable (_ prefixes: [String]) -> [String]
     /// Sets every value of `set` and then removes every key of `remove`.
-    public var write: @Sendable (_ set: [String: Value], _ remove: [String]) throws(ConsentStoreError) -> Void
+    package var write: @Sendable (_ set: [String: Value], _ remove: [String]) throws(ConsentStoreError) -> Void
     /// Which storage this is: stores over one identity share a lock and a stream of changes. Copies keep it, also
     /// when their closures are replaced.
     public let identity: Identity
 
     /// Creates a storage client from its operations, with a new ``identity`` (a storage of its own: create it once
     /// and share the value when several stores use the same data).
-    public init(
+    package init(
         load: @escaping @Sendable (_ keys: [String]) -> [String: Value],
         keys: @escaping @Sendable (_ prefixes: [String]) -> [String],
         write: @escaping @Sendable (_ set: [String: Value], _ remove: [String]) throws(ConsentStoreError) -> Void

@@ -8,10 +8,10 @@
 ///
 /// Invariants (`_checkInvariants()` asserts them after every initializer and mutation in debug builds):
 /// - no trailing zero word, so ``isEmpty``, ``max`` and equality can read the last word;
-/// - at most `maximumWordCount` words, and no bit above ``maximumID`` (so every id is in `1...maximumID`, and
+/// - at most `maximumWordCount` words, and no bit above `maximumID` (65,535: every id is in `1...65535`, and
 ///   ``max`` is at most `words.count * 64`).
 ///
-/// Ids ≥ 1 hold by construction (bit 0 of word 0 is id 1). Unchecked writes rely on these: ``binaryString`` stores
+/// Ids ≥ 1 hold by construction (bit 0 of word 0 is id 1). Unchecked writes rely on these: `binaryString` stores
 /// whole words into a buffer of ``max`` bytes, and `IABKeySet.publisherRestrictionStrings` writes position
 /// `vendor - 1` of a buffer as long as the highest ``max``.
 public struct IDSet: Sendable, Hashable {
@@ -20,7 +20,7 @@ public struct IDSet: Sendable, Hashable {
     internal private(set) var words: [UInt64]
 
     /// The largest id a TCF field can carry (16-bit vendor ids).
-    public static let maximumID = 65_535
+    static let maximumID = 65_535
 
     /// An empty set.
     public init() {
@@ -122,7 +122,7 @@ public struct IDSet: Sendable, Hashable {
     /// and `""` for an empty set (the convention of the IAB reference implementation's `InAppTCData`).
     ///
     /// See "CMP API v2 — In-App Details", `IABTCF_VendorConsents`.
-    public var binaryString: String {
+    var binaryString: String {
         guard let max else { return "" }
         return String(unsafeUninitializedCapacity: max) { buffer in
             let raw = UnsafeMutableRawBufferPointer(buffer)

@@ -1,7 +1,7 @@
 extension TCString {
     /// The longest input accepted, in characters. A TC string with every vendor id in bitfields in all sections is
     /// far shorter; anything longer is rejected before any work.
-    public static let maximumLength = 256 * 1024
+    static let maximumLength = 256 * 1024
 
     /// Decodes a TC string.
     ///

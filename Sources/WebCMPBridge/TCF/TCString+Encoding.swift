@@ -7,7 +7,7 @@ extension TCString {
     /// that results in the smaller output size").
     ///
     /// - Throws: ``TCStringError/invalidFieldValue(field:value:)`` when a field does not fit the format.
-    public func encoded() throws(TCStringError) -> String {
+    package func encoded() throws(TCStringError) -> String {
         try validate()
         var core = BitWriter()
         core.write(version, 6)

@@ -11,7 +11,7 @@ extension TCString {
     /// granularity). Kept: `Created`, `CmpId`, `CmpVersion`, `ConsentScreen`, `ConsentLanguage`,
     /// `VendorListVersion`, `TcfPolicyVersion`, `PublisherCC`, the publisher restrictions (the publisher's settings,
     /// not the user's choices) and the DisclosedVendors segment (the vendors were still disclosed).
-    public func rejectingAll(at now: Date) -> TCString {
+    func rejectingAll(at now: Date) -> TCString {
         var rejected = self
         rejected.lastUpdatedDeciseconds = Self.dayDeciseconds(now)
         rejected.purposeConsents = []

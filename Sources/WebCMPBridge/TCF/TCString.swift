@@ -3,7 +3,8 @@ import Foundation
 /// A decoded IAB TCF v2 Transparency & Consent string (TCF v2.2 / 2.3 layout; v2.0 and v2.1 strings decode too).
 ///
 /// The model holds every field of the core segment and of the optional segments. Optional segments that were absent
-/// are `nil`. Decode a string with ``TCString/init(decoding:)`` and produce one with ``TCString/encoded()``.
+/// are `nil`. Decode a string with ``TCString/init(decoding:)`` (the package's tools and tests produce one with
+/// `encoded()`).
 ///
 /// Spec: "Transparency and Consent String with Global Vendor & CMP List Formats" v2.2,
 /// <https://github.com/InteractiveAdvertisingBureau/GDPR-Transparency-and-Consent-Framework/blob/master/TCFv2/IAB%20Tech%20Lab%20-%20Consent%20string%20and%20vendor%20list%20formats%20v2.md>,
@@ -55,7 +56,7 @@ public struct TCString: Sendable, Hashable {
     public var publisherTC: PublisherTC?
 
     /// Creates a model. Defaults describe an empty, valid TCF 2.2 string.
-    public init(
+    package init(
         version: Int = 2,
         createdDeciseconds: Int64 = 0,
         lastUpdatedDeciseconds: Int64 = 0,
@@ -122,7 +123,7 @@ public struct PublisherRestriction: Sendable, Hashable {
     public var vendors: IDSet
 
     /// Creates a restriction entry.
-    public init(purposeID: Int, restrictionType: RestrictionType, vendors: IDSet) {
+    package init(purposeID: Int, restrictionType: RestrictionType, vendors: IDSet) {
         self.purposeID = purposeID
         self.restrictionType = restrictionType
         self.vendors = vendors
@@ -157,7 +158,7 @@ public struct PublisherTC: Sendable, Hashable {
     public var customPurposeLegitimateInterests: IDSet
 
     /// Creates a PublisherTC segment.
-    public init(
+    init(
         purposeConsents: IDSet = [],
         purposeLegitimateInterests: IDSet = [],
         numberOfCustomPurposes: Int = 0,

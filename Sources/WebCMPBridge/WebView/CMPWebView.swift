@@ -46,7 +46,7 @@ public protocol CMPWebView: AnyObject {
 /// A script that the web view injects into pages.
 public struct UserScript: Sendable, Hashable {
     /// When the script runs.
-    public enum InjectionTime: Sendable, Hashable {
+    package enum InjectionTime: Sendable, Hashable {
         /// Before any of the page's own scripts.
         case documentStart
     }
@@ -54,12 +54,12 @@ public struct UserScript: Sendable, Hashable {
     /// The JavaScript source.
     public var source: String
     /// When it runs.
-    public var injectionTime: InjectionTime
+    package var injectionTime: InjectionTime
     /// Whether it runs only in the main frame (`true`) or in every frame.
     public var forMainFrameOnly: Bool
 
     /// Creates a user script.
-    public init(source: String, injectionTime: InjectionTime, forMainFrameOnly: Bool = true) {
+    package init(source: String, injectionTime: InjectionTime, forMainFrameOnly: Bool = true) {
         self.source = source
         self.injectionTime = injectionTime
         self.forMainFrameOnly = forMainFrameOnly
@@ -109,7 +109,7 @@ public enum WebViewEvent {
     /// The main frame finished loading.
     case didFinishLoading(URL?, load: WebViewLoadID? = nil)
     /// The main frame's navigation ended without a page: a failure, or a cancellation or policy interruption, which
-    /// the core tells apart (``WebViewLoadFailure/kind``).
+    /// the core tells apart (by domain and code: see ``WebViewLoadFailure``).
     case didFailLoading(WebViewLoadFailure, load: WebViewLoadID? = nil)
     /// The web content process terminated (it will need a reload).
     case contentProcessDidTerminate

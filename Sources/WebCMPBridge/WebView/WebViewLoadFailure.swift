@@ -1,14 +1,15 @@
 import Foundation
 
 /// A main-frame navigation that ended without a page, as the platform reported it: adapters pass the raw error
-/// (domain, code, failing URL); the core decides what it means (``kind``).
+/// (domain, code, failing URL); the core decides what it means: a cancellation (`NSURLErrorCancelled`, WebKitGTK's
+/// `WEBKIT_NETWORK_ERROR_CANCELLED`) or a policy interruption (WebKit error 102) is not a failure of the page.
 ///
 /// The URL is the one that failed, taken from the error (`NSURLErrorFailingURLErrorKey` on Apple platforms, the
 /// `failing_uri` of WebKitGTK's `load-failed`), never the web view's current URL, which during a replaced load is
 /// already the next one.
 public struct WebViewLoadFailure: Sendable, Hashable, CustomStringConvertible {
     /// What a failed navigation means for the consent UI.
-    public enum Kind: String, Sendable, Hashable {
+    enum Kind: String, Sendable, Hashable {
         /// A real failure (network, TLS, a refused scheme request …).
         case failed
         /// The navigation was cancelled because another load replaced it (`NSURLErrorCancelled`, -999;
@@ -47,7 +48,7 @@ public struct WebViewLoadFailure: Sendable, Hashable, CustomStringConvertible {
     /// | `WebKitPolicyError` (WebKitGTK) | 102 (`…_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE`) | ``Kind/interruptedByPolicy`` |
     ///
     /// Everything else is ``Kind/failed``.
-    public var kind: Kind {
+    var kind: Kind {
         switch (domain, code) {
         case (Self.urlErrorDomain, -999), (Self.webKitGTKNetworkErrorDomain, 302): return .cancelled
         case (Self.webKitErrorDomain, 102), (Self.webKitGTKPolicyErrorDomain, 102): return .interruptedByPolicy
@@ -60,7 +61,7 @@ public struct WebViewLoadFailure: Sendable, Hashable, CustomStringConvertible {
     /// `WebKitErrorDomain` (`WKErrorDomain` is another domain, for `WKError` codes).
     public static let webKitErrorDomain = "WebKitErrorDomain"
     /// WebKitGTK's `WEBKIT_NETWORK_ERROR` domain.
-    public static let webKitGTKNetworkErrorDomain = "WebKitNetworkError"
+    static let webKitGTKNetworkErrorDomain = "WebKitNetworkError"
     /// WebKitGTK's `WEBKIT_POLICY_ERROR` domain.
-    public static let webKitGTKPolicyErrorDomain = "WebKitPolicyError"
+    static let webKitGTKPolicyErrorDomain = "WebKitPolicyError"
 }
