@@ -28,12 +28,13 @@ import Foundation
 //   Tracking Transparency is requested only when the app enabled it and the app is active; timers are scheduled with
 //   their configured durations.
 
-/// How many steps of a sequence run at most: the machine's deepest paths (tracking after a GPP-finished UI, settings
-/// candidates, fallback after a redirect) take a few dozen steps; the bytes after them start the next sequence.
-private let maximumSteps = 48
+/// How many steps of a sequence run at most: the flows that reach the machine's deepest phases (tracking after a
+/// GPP-finished UI, settings candidates, fallback after a redirect; the `machine-*` seeds) take 4 to 9 steps, so 24
+/// leave room for interleavings of every other input; the bytes after them start the next sequence.
+private let maximumSteps = 24
 
 /// One configuration a sequence runs under: its fresh machine and what the harness knows about it independently.
-private struct FuzzSetup: Sendable {
+private final class FuzzSetup: Sendable {
     /// The machine, created (not attached).
     let machine: BridgeMachine
     /// The URLs the machine may load: the hosted page and, when configured, the fallback page.
@@ -42,6 +43,14 @@ private struct FuzzSetup: Sendable {
     let fallbackURL: URL?
     /// The configured ready timeout, finish delay and settings attempt timeout, by timer.
     let seconds: [BridgeMachine.Timer: TimeInterval]
+
+    /// A setup (a class: each sequence refers to it without copying it).
+    init(machine: BridgeMachine, loadable: [URL], fallbackURL: URL?, seconds: [BridgeMachine.Timer: TimeInterval]) {
+        self.machine = machine
+        self.loadable = loadable
+        self.fallbackURL = fallbackURL
+        self.seconds = seconds
+    }
 }
 
 /// The hosted page's origin: the only configured allowed origin.
@@ -552,6 +561,15 @@ private enum FuzzCommits {
     private struct Key: Hashable {
         let request: BridgeMachine.CommitRequest
         let previous: ConsentRecord?
+
+        /// Hashes the strings only (equality still compares everything): hashing whole requests and records was a
+        /// tenth of a sequence's time.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(request.payload.strings)
+            hasher.combine(request.page)
+            hasher.combine(previous?.tcString)
+            hasher.combine(previous?.gppString)
+        }
     }
 
     /// Bounded: the tables are finite, but a long run should not grow without end.
