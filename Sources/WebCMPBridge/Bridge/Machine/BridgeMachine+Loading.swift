@@ -37,12 +37,8 @@ extension BridgeMachine {
             }
             run.loads.reloadedAfterTermination = true
             run.stage = .loading
-            if case .opening(let opening) = run.settings, opening.attempt != nil, !opening.isSettled {
-                out.append(.cancel(.settingsAttempt))
-            }
-            if case .notRequested = run.settings {} else {
-                run.settings = .pending(SettingsOpening(candidates: configuration.settingsOpener.candidates))
-            }
+            if run.settings.attemptRuns { out.append(.cancel(.settingsAttempt)) }
+            run.settings = freshSettings
             self.run = run
             report(.diagnostic("the web content process terminated; reloading the CMP page once"), &out)
             load(url, &out)

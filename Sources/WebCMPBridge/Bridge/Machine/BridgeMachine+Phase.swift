@@ -46,6 +46,12 @@ extension BridgeMachine {
         case opening(SettingsOpening)
         /// The opener's call was made when the page was ready (a dialect that reports no UI).
         case calledOnReady
+
+        /// Whether a call is under way, with its attempt timer.
+        var attemptRuns: Bool {
+            guard case .opening(let opening) = self else { return false }
+            return opening.attempt != nil && !opening.isSettled
+        }
     }
 
     /// The data of a running run.

@@ -143,17 +143,21 @@ struct BridgeMachine: Sendable {
 
     // MARK: Starting and loading
 
+    /// Privacy settings at the start of a page load: to be opened in settings mode, not requested otherwise.
+    var freshSettings: SettingsProgress {
+        configuration.mode == .settings
+            ? .pending(SettingsOpening(candidates: configuration.settingsOpener.candidates)) : .notRequested
+    }
+
     private mutating func start(
         readyTimeoutWaitsForPresentation waits: Bool, trackingStatus: TrackingAuthorizationStatus, _ out: inout Effects
     ) {
         guard case .attached(let setupFailure) = phase else { return }
         let trackingFirst = setupFailure == nil
             && configuration.tracking.shouldRequestBeforeCMP(status: trackingStatus)
-        let settings: SettingsProgress = configuration.mode == .settings
-            ? .pending(SettingsOpening(candidates: configuration.settingsOpener.candidates)) : .notRequested
         phase = .running(Run(
             stage: trackingFirst ? .trackingFirst(asked: false) : .loading,
-            readyTimeoutWaitsForPresentation: waits, settings: settings))
+            readyTimeoutWaitsForPresentation: waits, settings: freshSettings))
         if let setupFailure { return fail(.webViewSetupFailed(setupFailure), &out) }
         if trackingFirst { return out.append(.waitUntilActive) }
         load(nil, &out)
@@ -257,9 +261,7 @@ struct BridgeMachine: Sendable {
         guard let run else { return }
         if run.readyTimerRuns { out.append(.cancel(.ready)) }
         if run.finishScheduled { out.append(.cancel(.finishDelay)) }
-        if case .opening(let opening) = run.settings, opening.attempt != nil, !opening.isSettled {
-            out.append(.cancel(.settingsAttempt))
-        }
+        if run.settings.attemptRuns { out.append(.cancel(.settingsAttempt)) }
         phase = .finished(reason, tracking: isPresented ? .waitingForPresentationEnd : .waitingForActiveApp)
         report(.uiFinished(reason), &out)
         guard run.trackingPending else { return invalidate(&out) }
