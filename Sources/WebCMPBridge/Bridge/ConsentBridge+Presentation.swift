@@ -14,4 +14,17 @@ extension ConsentBridge {
     public func endPresentation() {
         handle(.presentationEnded)
     }
+
+    /// Tells the bridge that its UI is still presented but covered: another screen was pushed or presented over it,
+    /// or its tab is not selected. The run goes on (the page stays, the user can come back to it); its timers pause,
+    /// as WebKit throttles a web view that is not in a window.
+    public func coverPresentation() {
+        handle(.presentationCovered)
+    }
+
+    /// Tells the bridge that its covered UI shows again (see ``coverPresentation()``): paused timers go on with the
+    /// time they had left.
+    public func uncoverPresentation() {
+        handle(.presentationUncovered)
+    }
 }

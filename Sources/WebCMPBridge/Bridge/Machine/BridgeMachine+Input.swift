@@ -20,6 +20,11 @@ extension BridgeMachine {
         case presentationBegan
         /// The UI is gone.
         case presentationEnded
+        /// The UI is still there but covered (another screen pushed or presented over it, a tab switch): WebKit
+        /// throttles a web view outside a window, so the run's timers pause; the run goes on.
+        case presentationCovered
+        /// The covered UI shows again.
+        case presentationUncovered
         /// The app is active (the answer to ``Effect/waitUntilActive``).
         case appActive
         /// App Tracking Transparency answered (the answer to ``Effect/requestTracking``).

@@ -81,6 +81,8 @@ struct BridgeMachine: Sendable {
             if let run, run.stage == .loading, !run.readyTimerRuns { armReadyTimeout(&out) }
         case .presentationEnded:
             presentationEnded(&out)
+        case .presentationCovered, .presentationUncovered:
+            break
         case .appActive:
             appActive(&out)
         case .trackingAnswered(let result):
