@@ -15,7 +15,10 @@ import WebCMPBridge
 ///   `WKUIDelegate.webView(_:createWebViewWith:for:windowFeatures:)`, and never load in this view;
 /// - a second script message handler of a name someone else registered fails (`WKUserContentController` raises
 ///   `NSInvalidArgumentException`; the adapter must throw instead): see ``foreignHandlerNames``;
-/// - the web content process can be terminated (``terminateContentProcess()``).
+/// - the web content process can be terminated (``terminateContentProcess()``);
+/// - the app can go to the background and come back (``enterBackground()``, ``enterForeground()``), or become inactive
+///   under an alert (``resignActive()``, ``becomeActive()``), reported in UIKit's order as `WKCMPWebView` reports
+///   them (``AppLifecycleEvent``).
 ///
 /// ```swift
 /// let webView = FakeWebView()
@@ -138,6 +141,33 @@ public final class FakeWebView: CMPWebView {
         deliverPendingEvents()
         provisional = nil
         eventHandler?(.contentProcessDidTerminate)
+    }
+
+    /// The app leaves for the background (the user switches apps, opens a vendor's policy in the browser, locks the
+    /// screen): `willResignActive`, then `didEnterBackground`, as UIKit posts them.
+    public func enterBackground() {
+        report([.willResignActive, .didEnterBackground])
+    }
+
+    /// The app returns from the background: `willEnterForeground`, then `didBecomeActive`, as UIKit posts them.
+    public func enterForeground() {
+        report([.willEnterForeground, .didBecomeActive])
+    }
+
+    /// The app becomes inactive without leaving the foreground (a system alert such as App Tracking Transparency's,
+    /// the app switcher, Control Center): `willResignActive`.
+    public func resignActive() {
+        report([.willResignActive])
+    }
+
+    /// The app is active again after ``resignActive()``: `didBecomeActive`.
+    public func becomeActive() {
+        report([.didBecomeActive])
+    }
+
+    private func report(_ lifecycle: [AppLifecycleEvent]) {
+        deliverPendingEvents()
+        for event in lifecycle { eventHandler?(.appLifecycle(event)) }
     }
 
     /// The page navigates its main frame (a link, `location.href = …`): the navigation policy decides; an allowed

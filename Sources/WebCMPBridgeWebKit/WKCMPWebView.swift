@@ -30,6 +30,13 @@ import AppKit
 ///   the web view's window, which an app extension may do too: ``openFromWindow(_:of:)``).
 ///   New windows (`window.open`, `target="_blank"`) reach `WKUIDelegate.webView(_:createWebViewWith:for:windowFeatures:)`,
 ///   are asked as ``NavigationRequest/opensNewWindow`` requests, and never open a web view.
+/// - **Handler names do not outlive the adapter.** An adapter dropped without ``invalidate()`` removes the names it
+///   registered (and its user scripts) from the content controller when it is deallocated, so the app's own later
+///   `add(_:name:)` of such a name cannot raise; a name another live adapter has taken over since is left alone.
+/// - **The app's lifecycle** is reported as it happens: the adapter observes `UIApplication`'s
+///   `willResignActive`, `didEnterBackground`, `willEnterForeground` and `didBecomeActive` notifications (available
+///   in app extensions too) and reports each as ``WebViewEvent/appLifecycle(_:)``; the core decides what they mean
+///   (its timers pause in the background, where WebKit suspends the page).
 /// - The app's delegates are kept, not replaced: a web view passed to ``init(webView:)`` keeps its navigation and UI
 ///   delegates, which receive the callbacks listed on the proxies below (the adapter's events too). The adapter
 ///   implements each of them itself and forwards with WebKit's default when the app's delegate is gone or does not
@@ -53,6 +60,8 @@ public final class WKCMPWebView: NSObject, CMPWebView {
     private var messageProxy: WeakScriptMessageHandler?
     private let navigationProxy: NavigationDelegateProxy
     private let uiProxy: UIDelegateProxy
+    /// The app's lifecycle notifications, observed while the adapter lives.
+    private var lifecycleObservers: AppLifecycleObservers?
     /// The navigations ``load(_:id:)`` started (the newest few), to tag their events with the core's identity.
     private var navigations: [(navigation: WKNavigation, id: WebViewLoadID, url: URL)] = []
     /// The load whose navigation is provisional now (`nil`: one the page started).
@@ -72,6 +81,19 @@ public final class WKCMPWebView: NSObject, CMPWebView {
         uiProxy.target = self
         webView.navigationDelegate = navigationProxy
         webView.uiDelegate = uiProxy
+        lifecycleObservers = AppLifecycleObservers { [weak self] event in self?.eventHandler?(.appLifecycle(event)) }
+    }
+
+    deinit {
+        // Dropped without invalidate(): take our handler names and user scripts off a content controller that may
+        // outlive us (the app's, with init(webView:)), or the app's own add(_:name:) of such a name would raise.
+        // WebKit's objects are main-actor bound; deinit runs where the last reference went, normally the main thread.
+        let cleanup = AdapterLeftovers(webView: webView, handlerNames: handlerNames, scripts: ownScripts)
+        if Thread.isMainThread {
+            MainActor.assumeIsolated { cleanup.remove() }
+        } else {
+            Task { @MainActor in cleanup.remove() }
+        }
     }
 
     /// Creates a web view from a copy of `configuration` with its own `WKUserContentController` (holding copies of the
@@ -231,6 +253,56 @@ public final class WKCMPWebView: NSObject, CMPWebView {
 
 /// The script message handler names adapters registered, per content controller (held weakly), and which adapter
 /// (held weakly) owns each.
+/// What an adapter dropped without ``WKCMPWebView/invalidate()`` leaves on its web view's content controller.
+private struct AdapterLeftovers: @unchecked Sendable {
+    // @unchecked: WKUserScript is not marked Sendable; the values are only used on the main actor (remove()).
+    let webView: WKWebView
+    let handlerNames: Set<String>
+    let scripts: [WKUserScript]
+
+    /// Removes the names no live adapter holds and the scripts.
+    @MainActor func remove() {
+        let controller = webView.configuration.userContentController
+        let owners = MessageHandlerOwners.of(controller)
+        for name in handlerNames where owners.isAlive(name) == false {
+            owners.remove(name)
+            controller.removeScriptMessageHandler(forName: name)
+        }
+        guard !scripts.isEmpty else { return }
+        let others = controller.userScripts.filter { script in !scripts.contains { $0 === script } }
+        controller.removeAllUserScripts()
+        others.forEach(controller.addUserScript)
+    }
+}
+
+/// Observes the app's lifecycle notifications and reports them, until it is deallocated.
+private final class AppLifecycleObservers: @unchecked Sendable {
+    // @unchecked: the tokens are written once in init and only read in deinit (NotificationCenter's
+    // removeObserver(_:) may be called from any thread).
+    private var tokens: [NSObjectProtocol] = []
+
+    @MainActor init(report: @escaping @MainActor (AppLifecycleEvent) -> Void) {
+        #if canImport(UIKit)
+        let names: [(Notification.Name, AppLifecycleEvent)] = [
+            (UIApplication.willResignActiveNotification, .willResignActive),
+            (UIApplication.didEnterBackgroundNotification, .didEnterBackground),
+            (UIApplication.willEnterForegroundNotification, .willEnterForeground),
+            (UIApplication.didBecomeActiveNotification, .didBecomeActive),
+        ]
+        // UIKit posts these on the main thread; the main queue makes that explicit.
+        tokens = names.map { name, event in
+            NotificationCenter.default.addObserver(forName: name, object: nil, queue: .main) { _ in
+                MainActor.assumeIsolated { report(event) }
+            }
+        }
+        #endif
+    }
+
+    deinit {
+        for token in tokens { NotificationCenter.default.removeObserver(token) }
+    }
+}
+
 @MainActor
 private final class MessageHandlerOwners {
     private static let table = NSMapTable<WKUserContentController, MessageHandlerOwners>.weakToStrongObjects()

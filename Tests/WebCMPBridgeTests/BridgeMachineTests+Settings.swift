@@ -88,7 +88,6 @@ extension BridgeMachineTests {
             "every candidate silent: the reasons in order", configure: settingsByEvidence,
             calling + [.timerFired(.settingsAttempt), .timerFired(.settingsAttempt), .timerFired(.settingsAttempt)],
             effects: [
-                .cancel(.settingsAttempt),
                 .error(.privacySettingsNotOpened(
                     "A showed no UI within 3.0 s; Didomi showed no UI within 3.0 s; Cookiebot showed no UI within 3.0 s")),
                 .finished(.failed), .detach,
@@ -98,7 +97,7 @@ extension BridgeMachineTests {
             "the page showed its UI before it was ready: opened by the page itself, no call",
             configure: settingsByEvidence, started + [.tcf(uiShown)],
             effects: [
-                .cancel(.ready), .cancel(.settingsAttempt), .diagnostic("privacy settings opened by the page itself"),
+                .cancel(.ready), .diagnostic("privacy settings opened by the page itself"),
                 .uiReady(.tcf),
             ],
             state: .ready),

@@ -220,6 +220,15 @@ import Testing
         InputCase(
             "committed", .committed(.stored(MachineCommit.summary(TestStrings.acceptAll), diagnostics: []), trackingStatus: .notDetermined)),
         InputCase("commit refused", .committed(.refused(.invalidConsent(.noConsent)), trackingStatus: .notDetermined)),
+        InputCase("the tracking-settle timer", .timerFired(.trackingSettle)),
+        InputCase("presentation covered", .presentationCovered),
+        InputCase("presentation uncovered", .presentationUncovered),
+        InputCase("the app resigns active", .webView(.appLifecycle(.willResignActive))),
+        InputCase("the app in the background", .webView(.appLifecycle(.didEnterBackground))),
+        InputCase("the app back in the foreground", .webView(.appLifecycle(.willEnterForeground))),
+        InputCase("the app active", .webView(.appLifecycle(.didBecomeActive))),
+        InputCase("an early tracking denial", .trackingAnswered(.success(.denied), statusNow: .notDetermined)),
+        InputCase("the tracking status read again", .trackingStatusRead(.authorized)),
         InputCase("invalidate", .invalidate),
     ]
 

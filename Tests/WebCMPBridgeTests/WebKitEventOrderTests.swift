@@ -120,40 +120,6 @@ import Testing
 
     // MARK: 9 and 10. App Tracking Transparency
 
-    @Test func item9_aDeniedAnswerWhileTheStatusIsStillNotDeterminedIsReadAgainOnceTheAppIsActive() async {
-        let harness = BridgeHarness { $0.tracking = .afterConsent() }
-        harness.tracking.answer = .denied
-        harness.tracking.settlesStatusOnRequest = false   // iOS 17.4: denied while the alert is still up
-        harness.webView.post("jsHandler", .object(["type": .string("save"), "tcstring": .string(TestStrings.acceptAll)]))
-        harness.webView.post("jsHandler", .object(["type": .string("close")]))
-        await settle()
-        #expect(harness.tracking.requests == 1)
-        #expect(!harness.events.contains { if case .trackingAuthorization = $0 { true } else { false } })
-        // …the answer came too early; the user then allows tracking and the alert goes away.
-        harness.tracking.status = .authorized
-        harness.tracking.becomeActive()
-        await settle()
-        #expect(harness.events.last == .trackingAuthorization(.authorized))
-        #expect(harness.bridge.state == .invalidated)
-    }
-
-    @Test func item9_settledRequestKeepsAnAnswerTheStatusAgreesWith() async throws {
-        let tracking = FakeTrackingAuthorizer()
-        tracking.answer = .denied
-        #expect(try await tracking.client.settledRequest() == .denied)
-        #expect(tracking.requests == 1)
-        // The status never settles: the first answer stands once the app is active again.
-        let stillUndetermined = FakeTrackingAuthorizer()
-        stillUndetermined.answer = .denied
-        stillUndetermined.settlesStatusOnRequest = false
-        let client = stillUndetermined.client
-        let answer = Task { @MainActor in try await client.settledRequest() }
-        await settle()
-        #expect(stillUndetermined.waitingCount == 1)
-        stillUndetermined.becomeActive()
-        #expect(try await answer.value == .denied)
-    }
-
     @Test func item10_invalidateEndsTheTrackingTaskBeforeTheCMP() async {
         let tracking = FakeTrackingAuthorizer()
         tracking.active = false
@@ -283,24 +249,29 @@ import Testing
 
     // MARK: 13. Web content process termination
 
-    @Test func item13_aTerminatedContentProcessReloadsThePageOnceThenFailsWithATypedError() {
+    @Test func aTerminatedContentProcessReloadsOncePerPageThenFailsWithATypedError() {
         let harness = BridgeHarness()
         harness.webView.post("jsHandler", .object(["type": .string("CMP-loaded")]))
         #expect(harness.bridge.state == .ready)
-        harness.webView.terminateContentProcess()   // iOS ended it while the app was in the background
+        harness.webView.terminateContentProcess()   // iOS ended it while the user read a vendor's policy
         #expect(harness.bridge.state == .loading)
         #expect(harness.webView.loadedURLs.count == 2)
         #expect(harness.webView.loadedURLs[1] == harness.webView.loadedURLs[0])
         #expect(harness.errorCodes == [])
         harness.webView.post("jsHandler", .object(["type": .string("CMP-loaded")]))
         #expect(harness.bridge.state == .ready)
+        // A second policy read later: the reloaded page was ready, so it reloads again.
+        harness.webView.terminateContentProcess()
+        #expect(harness.errorCodes == [])
+        #expect(harness.webView.loadedURLs.count == 3)
+        // The reloaded page's process terminates again before it was ready: no reload loop.
         harness.webView.terminateContentProcess()
         #expect(harness.errorCodes == ["webContentTerminated"])
         #expect(harness.events.last == .uiFinished(.failed))
-        #expect(harness.webView.loadedURLs.count == 2)
+        #expect(harness.webView.loadedURLs.count == 3)
     }
 
-    @Test func item13_aReloadAfterTerminationRestartsTheReadyTimeout() {
+    @Test func aReloadAfterTerminationRestartsTheReadyTimeout() {
         let harness = BridgeHarness()
         harness.clock.advance(by: 20)
         harness.webView.terminateContentProcess()

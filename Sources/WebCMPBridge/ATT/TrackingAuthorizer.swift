@@ -7,8 +7,10 @@ public struct TrackingAuthorizer: Sendable {
     public var status: @MainActor @Sendable () -> TrackingAuthorizationStatus
     /// Shows the system prompt and returns the resulting status, or throws ``TrackingAuthorizationError``.
     public var request: @MainActor @Sendable () async throws(TrackingAuthorizationError) -> TrackingAuthorizationStatus
-    /// Returns once the app is active. Apple shows the tracking prompt only to an active app (a request made while
-    /// the app is inactive returns `.notDetermined` without a prompt), so the bridge waits for this before it asks.
+    /// Returns once the app is active (at once when it already is). Apple shows the tracking prompt only to an active
+    /// app (a request made while the app is inactive returns `.notDetermined` without a prompt), so the bridge waits
+    /// for this before it asks. (The *next* activation after a request — when iOS 17.4 and later answer `.denied`
+    /// before the alert was answered — comes from the web view's ``AppLifecycleEvent``s, not from this client.)
     public var waitUntilActive: @MainActor @Sendable () async -> Void
     /// Who made this client: copies share it, so that a pre-warmed bridge is handed only to a request with the same
     /// client (``ConsentPrewarmer/take(matching:trackingAuthorizer:)``). Closures cannot be compared.
@@ -31,21 +33,6 @@ public struct TrackingAuthorizer: Sendable {
     /// Whether `other` is this client or a copy of it.
     package func isSame(as other: TrackingAuthorizer) -> Bool {
         identity === other.identity
-    }
-
-    /// Makes the request and returns the user's answer once it is settled.
-    ///
-    /// From iOS 17.4, `ATTrackingManager.requestTrackingAuthorization` can return `.denied` while its alert is still
-    /// on screen, with the status still `.notDetermined`. When the answer is `.denied` but ``status`` still reads
-    /// `.notDetermined`, this waits until the app is active again (the alert makes it inactive; ``waitUntilActive``)
-    /// and reads the status once more; if it is still `.notDetermined` the first answer is returned.
-    @MainActor
-    func settledRequest() async throws(TrackingAuthorizationError) -> TrackingAuthorizationStatus {
-        let answer = try await request()
-        guard answer == .denied, status() == .notDetermined else { return answer }
-        await waitUntilActive()
-        let settled = status()
-        return settled == .notDetermined ? answer : settled
     }
 
     /// A platform without App Tracking Transparency: status `.unavailable`, never prompts.

@@ -40,7 +40,7 @@ public final class ConsentBridge {
     var machine: BridgeMachine
     weak var webView: (any CMPWebView)?
     /// The timers the machine scheduled (a generation number tells a replaced timer's late fire apart).
-    private var timers: [BridgeMachine.Timer: (work: ScheduledWork, generation: Int)] = [:]
+    private var timers: [BridgeMachine.Timer: RunnerTimer] = [:]
     private var timerGeneration = 0
     /// Every task the bridge started; ``invalidate()`` cancels them.
     var tasks = OwnedTasks()
@@ -173,13 +173,19 @@ public final class ConsentBridge {
         case .report(let event):
             report(event)
         case .schedule(let timer, let seconds):
-            timers[timer]?.work.cancel()
-            timerGeneration += 1
-            let generation = timerGeneration
-            let work = scheduler.schedule(seconds) { [weak self] in self?.timerFired(timer, generation: generation) }
-            timers[timer] = (work, generation)
+            timers[timer]?.work?.cancel()
+            timers[timer] = start(timer, seconds: seconds)
         case .cancel(let timer):
-            timers.removeValue(forKey: timer)?.work.cancel()
+            timers.removeValue(forKey: timer)?.work?.cancel()
+        case .pause(let timer):
+            guard var running = timers[timer], let work = running.work else { return }
+            work.cancel()
+            running.work = nil
+            running.remaining = running.left(at: scheduler.now())
+            timers[timer] = running
+        case .resume(let timer):
+            guard let paused = timers[timer], paused.work == nil else { return }
+            timers[timer] = start(timer, seconds: paused.remaining)
         case .waitUntilActive:
             tasks.start { @MainActor [weak self] in
                 await self?.trackingAuthorizer.waitUntilActive()
@@ -191,13 +197,15 @@ public final class ConsentBridge {
                 guard let authorizer = self?.trackingAuthorizer else { return }
                 let result: Result<TrackingAuthorizationStatus, TrackingAuthorizationError>
                 do throws(TrackingAuthorizationError) {
-                    result = .success(try await authorizer.settledRequest())
+                    result = .success(try await authorizer.request())
                 } catch {
                     result = .failure(error)
                 }
                 guard !Task.isCancelled else { return }
-                self?.handle(.trackingAnswered(result))
+                self?.handle(.trackingAnswered(result, statusNow: authorizer.status()))
             }
+        case .readTrackingStatus:
+            handle(.trackingStatusRead(trackingAuthorizer.status()))
         case .clearStore:
             store.clearAll()
         case .detach:
@@ -223,6 +231,14 @@ public final class ConsentBridge {
         return .stored(commit.summary, diagnostics: commit.diagnostics)
     }
 
+    /// Schedules `timer` to fire after `seconds`, as a new generation.
+    private func start(_ timer: BridgeMachine.Timer, seconds: TimeInterval) -> RunnerTimer {
+        timerGeneration += 1
+        let generation = timerGeneration
+        let work = scheduler.schedule(seconds) { [weak self] in self?.timerFired(timer, generation: generation) }
+        return RunnerTimer(work: work, generation: generation, deadline: scheduler.now() + seconds, remaining: seconds)
+    }
+
     private func timerFired(_ timer: BridgeMachine.Timer, generation: Int) {
         guard timers[timer]?.generation == generation else { return }
         timers[timer] = nil
@@ -232,7 +248,7 @@ public final class ConsentBridge {
     private func detach() {
         detached = true
         tasks.cancelAll()
-        for (_, timer) in timers { timer.work.cancel() }
+        for (_, timer) in timers { timer.work?.cancel() }
         timers.removeAll()
         if let webView {
             webView.eventHandler = nil
@@ -243,5 +259,19 @@ public final class ConsentBridge {
         webView = nil
         for continuation in continuations.values { continuation.finish() }
         continuations.removeAll()
+    }
+}
+
+/// A timer the runner scheduled for the machine: its work (`nil` while paused), its generation, when it fires and,
+/// while paused, the time it had left.
+private struct RunnerTimer {
+    var work: ScheduledWork?
+    let generation: Int
+    let deadline: Date
+    var remaining: TimeInterval
+
+    /// The time left at `now`: never negative, never more than it had (the date may jump).
+    func left(at now: Date) -> TimeInterval {
+        min(max(0, deadline.timeIntervalSince(now)), remaining)
     }
 }

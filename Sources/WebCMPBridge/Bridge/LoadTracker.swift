@@ -12,8 +12,8 @@ package struct LoadTracker: Sendable, Hashable {
     package private(set) var current: WebViewLoadID?
     /// The URL of the current load (reloaded when the web content process terminates).
     package private(set) var currentURL: URL?
-    /// Whether the page was already reloaded once in this run because its web content process terminated.
-    package var reloadedAfterTermination = false
+    /// Recovery from a terminated web content process, for the current page.
+    package var recovery = Recovery.none
     private var count = 0
 
     package init() {}
@@ -34,13 +34,28 @@ package struct LoadTracker: Sendable, Hashable {
     }
 }
 
+extension LoadTracker {
+    /// Recovery from a terminated web content process. The page is reloaded once **per page**: once the reloaded page
+    /// is ready the allowance is back (a user who reads two vendor policies outside the app may come back to a
+    /// terminated process twice); a second termination before the reloaded page was ready ends the run.
+    package enum Recovery: Sendable, Hashable {
+        /// Nothing to recover.
+        case none
+        /// The process terminated while the app was in the background: reload when it returns (a reload in the
+        /// background would be suspended, or killed again).
+        case reloadInForeground
+        /// Reloaded; the reloaded page is not ready yet.
+        case reloaded
+    }
+}
+
 extension WebViewEvent {
     /// The load an event belongs to (`nil` for messages, process termination and page-initiated navigations).
     var loadID: WebViewLoadID? {
         switch self {
         case .didReceiveResponse(_, _, let load), .didFinishLoading(_, let load), .didFailLoading(_, let load):
             return load
-        case .message, .contentProcessDidTerminate:
+        case .message, .contentProcessDidTerminate, .appLifecycle:
             return nil
         }
     }

@@ -113,4 +113,7 @@ public enum WebViewEvent {
     case didFailLoading(WebViewLoadFailure, load: WebViewLoadID? = nil)
     /// The web content process terminated (it will need a reload).
     case contentProcessDidTerminate
+    /// The app's lifecycle changed (adapters observe the app's notifications and report them here, in UIKit's
+    /// order; see ``AppLifecycleEvent``).
+    case appLifecycle(AppLifecycleEvent)
 }

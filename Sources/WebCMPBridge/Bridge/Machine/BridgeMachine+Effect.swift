@@ -20,10 +20,18 @@ extension BridgeMachine {
         case schedule(Timer, seconds: TimeInterval)
         /// Stop `timer`.
         case cancel(Timer)
+        /// Stop counting `timer`'s time and keep what is left of it (the app went to the background, the UI was
+        /// covered: WebKit suspends or throttles the page, so the page's time does not pass either).
+        case pause(Timer)
+        /// Go on counting `timer` with the time it had left when it was paused.
+        case resume(Timer)
         /// Wait until the app is active; answer with ``Input/appActive``.
         case waitUntilActive
-        /// Request App Tracking Transparency; answer with ``Input/trackingAnswered(_:)``.
+        /// Request App Tracking Transparency; answer with ``Input/trackingAnswered(_:statusNow:)``, with the status
+        /// read right after the answer.
         case requestTracking
+        /// Read App Tracking Transparency's status; answer with ``Input/trackingStatusRead(_:)``.
+        case readTrackingStatus
         /// Remove every stored consent (``BridgeConfiguration/clearsConsentOnTimeout``).
         case clearStore
         /// Stop everything: cancel every timer and task, remove the handlers and user scripts, finish the event

@@ -27,15 +27,21 @@ extension BridgeMachine {
         case presentationUncovered
         /// The app is active (the answer to ``Effect/waitUntilActive``).
         case appActive
-        /// App Tracking Transparency answered (the answer to ``Effect/requestTracking``).
-        case trackingAnswered(Result<TrackingAuthorizationStatus, TrackingAuthorizationError>)
+        /// App Tracking Transparency answered (the answer to ``Effect/requestTracking``), with the status read right
+        /// after the answer (`nil`: not read; the answer stands).
+        case trackingAnswered(
+            Result<TrackingAuthorizationStatus, TrackingAuthorizationError>, statusNow: TrackingAuthorizationStatus? = nil)
+        /// App Tracking Transparency's status, read again (the answer to ``Effect/readTrackingStatus``).
+        case trackingStatusRead(TrackingAuthorizationStatus)
         /// The store's answer to ``Effect/commit(_:)``, with App Tracking Transparency's status at that moment.
         case committed(CommitOutcome, trackingStatus: TrackingAuthorizationStatus)
         /// The app invalidates the bridge.
         case invalidate
     }
 
-    /// The machine's timers; scheduling one replaces the running timer of the same kind.
+    /// The machine's timers; scheduling one replaces the running timer of the same kind. The machine keeps the set of
+    /// armed timers itself (``BridgeMachine/timers``); while the app is in the background or the UI is covered they
+    /// pause (``Effect/pause(_:)``) and go on with the time they had left (``Effect/resume(_:)``).
     enum Timer: Sendable, Hashable, CaseIterable {
         /// The page must become ready before it fires (``BridgeConfiguration/readyTimeout``).
         case ready
@@ -44,6 +50,9 @@ extension BridgeMachine {
         /// The privacy-settings call under way must show the CMP's UI before it fires
         /// (``BridgeConfiguration/settingsAttemptTimeout``).
         case settingsAttempt
+        /// The app's next activation must come before it fires, after App Tracking Transparency answered `.denied`
+        /// early (``TrackingRequest/settling``; ``BridgeMachine/trackingSettleTimeout``).
+        case trackingSettle
     }
 
     /// What the store did with a ``CommitRequest``.

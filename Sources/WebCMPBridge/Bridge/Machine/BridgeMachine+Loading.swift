@@ -10,8 +10,10 @@ extension BridgeMachine {
     ///   browser) are not failures (``WebViewLoadFailure/Kind``); if the page then never becomes ready, the ready
     ///   timeout ends the run.
     /// - An HTTP status of 400 or more for the consent UI's own document is a load failure.
-    /// - A terminated web content process (iOS ends them while the app is in the background) reloads the page once;
-    ///   the second time in one run ends it with ``ConsentBridgeError/webContentTerminated``.
+    /// - A terminated web content process (iOS ends them while the app is in the background) reloads the page once
+    ///   per page — in the foreground: a termination reported while the app is in the background reloads when it
+    ///   returns; a second termination before the reloaded page was ready ends the run with
+    ///   ``ConsentBridgeError/webContentTerminated`` (once the reloaded page is ready, the allowance is back).
     mutating func handleLoadEvent(_ event: WebViewEvent, _ out: inout Effects) {
         guard var run, !run.loads.isStale(event.loadID) else { return }
         switch event {
@@ -32,19 +34,41 @@ extension BridgeMachine {
             guard failure.kind == .failed else { return }
             fail(.loadFailed(WebViewLoadError(url: failure.url, reason: failure.description)), &out)
         case .contentProcessDidTerminate:
-            guard !run.loads.reloadedAfterTermination, let url = run.loads.currentURL else {
-                return fail(.webContentTerminated, &out)
+            guard run.loads.recovery == .none, run.loads.currentURL != nil else {
+                // A second termination before the reloaded page was ready (or one that is already waiting for the
+                // foreground) is no reason to reload again.
+                guard run.loads.recovery == .reloadInForeground else { return fail(.webContentTerminated, &out) }
+                return
             }
-            run.loads.reloadedAfterTermination = true
             run.stage = .loading
-            if run.settings.attemptRuns { out.append(.cancel(.settingsAttempt)) }
             run.settings = freshSettings
+            run.loads.recovery = .reloadInForeground
             self.run = run
-            report(.diagnostic("the web content process terminated; reloading the CMP page once"), &out)
-            load(url, &out)
-        case .message:
+            cancel(.settingsAttempt, &out)
+            if inBackground {
+                report(.diagnostic("the web content process terminated in the background; reloading the CMP page "
+                    + "once when the app returns to the foreground"), &out)
+            } else {
+                reloadAfterTermination(&out)
+            }
+        case .message, .appLifecycle:
             break
         }
+    }
+
+    /// Reloads the page whose web content process terminated (``LoadTracker/Recovery/reloadInForeground``).
+    mutating func reloadAfterTermination(_ out: inout Effects) {
+        guard var run, run.loads.recovery == .reloadInForeground, let url = run.loads.currentURL else { return }
+        run.loads.recovery = .reloaded
+        self.run = run
+        report(.diagnostic("the web content process terminated; reloading the CMP page once"), &out)
+        load(url, &out)
+    }
+
+    /// In the foreground again: reloads a page whose web content process terminated in the background.
+    mutating func reloadAfterTerminationInBackground(_ out: inout Effects) {
+        guard !inBackground else { return }
+        reloadAfterTermination(&out)
     }
 
     /// What the web view does with a navigation of the CMP page (``NavigationPolicy``): the page stays unless the user

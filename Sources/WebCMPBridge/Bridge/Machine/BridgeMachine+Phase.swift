@@ -17,9 +17,8 @@ extension BridgeMachine {
 
     /// Where a run is.
     enum Stage: Sendable, Hashable {
-        /// App Tracking Transparency comes before the CMP (``TrackingPolicy/Timing/beforeCMP``); `asked`: the request
-        /// is under way.
-        case trackingFirst(asked: Bool)
+        /// App Tracking Transparency comes before the CMP (``TrackingPolicy/Timing/beforeCMP``).
+        case trackingFirst(TrackingRequest)
         /// The page is loading; waiting for it to become ready.
         case loading
         /// The page is ready.
@@ -30,10 +29,20 @@ extension BridgeMachine {
     enum TrackingAfterUI: Sendable, Hashable {
         /// The UI still shows (the prompt would be refused under it).
         case waitingForPresentationEnd
-        /// Waiting until the app is active.
+        /// The request (waiting for an active app, under way, or settling its answer).
+        case request(TrackingRequest)
+    }
+
+    /// An App Tracking Transparency request.
+    enum TrackingRequest: Sendable, Hashable {
+        /// Waiting until the app is active (``Effect/waitUntilActive``): iOS shows the prompt only to an active app.
         case waitingForActiveApp
-        /// The request is under way.
+        /// The request is under way (``Effect/requestTracking``).
         case requesting
+        /// The request answered `.denied` while the status still read `.notDetermined`: from iOS 17.4 the answer can
+        /// come before the alert is even shown. Waiting for the app's next activation (the alert made it inactive)
+        /// or ``Timer/trackingSettle``, then the status is read again (``Effect/readTrackingStatus``).
+        case settling
     }
 
     /// Privacy settings (``ConsentUIMode/settings``).
@@ -47,11 +56,6 @@ extension BridgeMachine {
         /// The opener's call was made when the page was ready (a dialect that reports no UI).
         case calledOnReady
 
-        /// Whether a call is under way, with its attempt timer.
-        var attemptRuns: Bool {
-            guard case .opening(let opening) = self else { return false }
-            return opening.attempt != nil && !opening.isSettled
-        }
     }
 
     /// The data of a running run.
@@ -62,10 +66,6 @@ extension BridgeMachine {
         var loads = LoadTracker()
         /// Whether the ready timeout starts only when a UI presents the page (a pre-warmed page).
         let readyTimeoutWaitsForPresentation: Bool
-        /// Whether the ready timer runs.
-        var readyTimerRuns = false
-        /// Whether the UI ends when the finish-delay timer fires.
-        var finishScheduled = false
         /// Whether the web view shows (or loads) the app's fallback page.
         var showingFallback = false
         /// Whether the page being loaded has answered (a document from an allowed origin, a finished load, a message).

@@ -65,15 +65,15 @@ extension BridgeMachine {
         case .none:
             return
         case .call(let call, let attempt):
-            out.append(.schedule(.settingsAttempt, seconds: configuration.settingsAttemptTimeout))
+            schedule(.settingsAttempt, seconds: configuration.settingsAttemptTimeout, &out)
             let handler = detection.listened.first { $0.reportsUIShown }?.handlerName
             out.append(.evaluate(call.script(reportingTo: handler, attempt: attempt)))
         case .opened(let name):
-            out.append(.cancel(.settingsAttempt))
+            cancel(.settingsAttempt, &out)
             privacySettingsOpenedBy = name
             report(.diagnostic("privacy settings opened by \(name)"), &out)
         case .failed(let reason):
-            out.append(.cancel(.settingsAttempt))
+            cancel(.settingsAttempt, &out)
             fail(.privacySettingsNotOpened(reason), &out)
         }
     }

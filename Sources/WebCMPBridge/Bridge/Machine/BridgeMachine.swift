@@ -14,6 +14,9 @@ import Foundation
 ///   reloads once. A failure before the page was ready may load the app's fallback page (``FallbackDecision``).
 /// - **The UI ends once** (``ConsentBridgeEvent/uiFinished(_:)`` at most once); then nothing is stored, and App Tracking
 ///   Transparency is requested when due, after the presentation and once the app is active; then ``Effect/detach``.
+/// - **Time is the page's time**: the machine owns its armed timers (``timers``); while the app is in the background
+///   (``AppLifecycleEvent``, reported by the adapter) or the UI is covered, WebKit suspends or throttles the page, so
+///   the timers pause and go on with what they had left when the app returns or the UI shows again.
 /// - **After ``Effect/detach``** the machine emits nothing but the answer to a navigation: the navigation policy's
 ///   decision alone (``ConsentBridge/decidePolicy(for:)`` is public and still answers after it).
 struct BridgeMachine: Sendable {
@@ -29,6 +32,12 @@ struct BridgeMachine: Sendable {
     var detection: DialectDetection
     /// Whether a UI shows the web view (presentation and run are independent: a pre-warmed page loads unpresented).
     private(set) var isPresented = false
+    /// Whether the UI is presented but covered (``Input/presentationCovered``).
+    private(set) var isCovered = false
+    /// Whether the app is in the background (``AppLifecycleEvent/didEnterBackground`` until it returns).
+    private(set) var inBackground = false
+    /// The armed timers: scheduled, not yet fired or cancelled (paused ones included).
+    private(set) var timers: Set<Timer> = []
     /// In settings mode, what opened the CMP's privacy settings (see ``ConsentBridge/privacySettingsOpenedBy``).
     var privacySettingsOpenedBy: String?
     /// The page the run loads (``BridgeConfiguration/resolvedURL``), and the fallback page's with the same query
@@ -70,6 +79,8 @@ struct BridgeMachine: Sendable {
             guard run != nil else { break }
             run?.pageAnswered = true
             handle(message, &out)
+        case .webView(.appLifecycle(let event)):
+            appLifecycle(event, &out)
         case .webView(let event):
             handleLoadEvent(event, &out)
         case .navigation(let request):
@@ -78,15 +89,19 @@ struct BridgeMachine: Sendable {
             timerFired(timer, &out)
         case .presentationBegan:
             isPresented = true
-            if let run, run.stage == .loading, !run.readyTimerRuns { armReadyTimeout(&out) }
+            if let run, run.stage == .loading, !timers.contains(.ready) { armReadyTimeout(&out) }
         case .presentationEnded:
             presentationEnded(&out)
-        case .presentationCovered, .presentationUncovered:
-            break
+        case .presentationCovered:
+            changePauses(&out) { $0.isCovered = true }
+        case .presentationUncovered:
+            changePauses(&out) { $0.isCovered = false }
         case .appActive:
             appActive(&out)
-        case .trackingAnswered(let result):
-            trackingAnswered(result, &out)
+        case .trackingAnswered(let result, let statusNow):
+            trackingAnswered(result, statusNow: statusNow, &out)
+        case .trackingStatusRead(let status):
+            trackingStatusRead(status, &out)
         case .committed(let outcome, let trackingStatus):
             committed(outcome, trackingStatus: trackingStatus, &out)
         case .invalidate:
@@ -158,7 +173,7 @@ struct BridgeMachine: Sendable {
         let trackingFirst = setupFailure == nil
             && configuration.tracking.shouldRequestBeforeCMP(status: trackingStatus)
         phase = .running(Run(
-            stage: trackingFirst ? .trackingFirst(asked: false) : .loading,
+            stage: trackingFirst ? .trackingFirst(.waitingForActiveApp) : .loading,
             readyTimeoutWaitsForPresentation: waits, settings: freshSettings))
         if let setupFailure { return fail(.webViewSetupFailed(setupFailure), &out) }
         if trackingFirst { return out.append(.waitUntilActive) }
@@ -178,20 +193,20 @@ struct BridgeMachine: Sendable {
 
     /// (Re)starts the ready timeout, unless it waits for a presentation that has not begun.
     private mutating func armReadyTimeout(_ out: inout Effects) {
-        guard var run else { return }
-        if run.readyTimerRuns { out.append(.cancel(.ready)) }
-        run.readyTimerRuns = !run.readyTimeoutWaitsForPresentation || isPresented
-        self.run = run
-        if run.readyTimerRuns { out.append(.schedule(.ready, seconds: configuration.readyTimeout)) }
+        guard let run else { return }
+        cancel(.ready, &out)
+        if !run.readyTimeoutWaitsForPresentation || isPresented {
+            schedule(.ready, seconds: configuration.readyTimeout, &out)
+        }
     }
 
     private mutating func timerFired(_ timer: Timer, _ out: inout Effects) {
-        guard var run else { return }
+        // The runner fires only armed timers; a stray fire (a replaced timer's late one) changes nothing.
+        guard timers.remove(timer) != nil else { return }
+        if timer == .trackingSettle { return readTrackingStatusAgain(&out) }
+        guard let run else { return }
         switch timer {
         case .ready:
-            guard run.readyTimerRuns else { return }
-            run.readyTimerRuns = false
-            self.run = run
             guard run.stage != .ready else { return }
             let error = ConsentBridgeError.timeout(seconds: configuration.readyTimeout)
             guard !loadFallback(after: error, &out) else { return }
@@ -199,12 +214,59 @@ struct BridgeMachine: Sendable {
             if configuration.clearsConsentOnTimeout { out.append(.clearStore) }
             finish(.timedOut, &out)
         case .finishDelay:
-            guard run.finishScheduled else { return }
-            run.finishScheduled = false
-            self.run = run
             finish(.consentSaved, &out)
         case .settingsAttempt:
             settingsAttemptTimedOut(&out)
+        case .trackingSettle:
+            break
+        }
+    }
+
+    // MARK: Timers
+
+    /// Arms `timer` for `seconds` (replacing it if armed); paused at once while the timers are paused.
+    mutating func schedule(_ timer: Timer, seconds: TimeInterval, _ out: inout Effects) {
+        timers.insert(timer)
+        out.append(.schedule(timer, seconds: seconds))
+        if timersPaused { out.append(.pause(timer)) }
+    }
+
+    /// Stops `timer` if it is armed.
+    mutating func cancel(_ timer: Timer, _ out: inout Effects) {
+        guard timers.remove(timer) != nil else { return }
+        out.append(.cancel(timer))
+    }
+
+    /// Whether the timers are paused: the page is suspended (the app in the background) or throttled (the UI covered,
+    /// so the web view is outside a window).
+    var timersPaused: Bool { inBackground || isCovered }
+
+    /// Applies `change` to the pausing conditions and pauses or resumes every armed timer when that changes whether
+    /// they are paused (in ``Timer``'s order).
+    private mutating func changePauses(_ out: inout Effects, _ change: (inout BridgeMachine) -> Void) {
+        let wasPaused = timersPaused
+        change(&self)
+        guard wasPaused != timersPaused, !phase.isInvalidated else { return }
+        for timer in Timer.allCases where timers.contains(timer) {
+            out.append(timersPaused ? .pause(timer) : .resume(timer))
+        }
+    }
+
+    // MARK: The app's lifecycle
+
+    /// The app's lifecycle: the background pauses the timers and the foreground resumes them; a page whose web
+    /// content process terminated in the background reloads in the foreground; an early tracking answer is read
+    /// again at the next activation.
+    private mutating func appLifecycle(_ event: AppLifecycleEvent, _ out: inout Effects) {
+        switch event {
+        case .willResignActive:
+            break
+        case .didEnterBackground:
+            changePauses(&out) { $0.inBackground = true }
+        case .willEnterForeground, .didBecomeActive:
+            changePauses(&out) { $0.inBackground = false }
+            reloadAfterTerminationInBackground(&out)
+            if event == .didBecomeActive { readTrackingStatusAgain(&out) }
         }
     }
 
@@ -231,9 +293,9 @@ struct BridgeMachine: Sendable {
     mutating func becomeReady(injectRecordTo origin: String? = nil, _ out: inout Effects) {
         guard var run else { return }
         run.stage = .ready
-        if run.readyTimerRuns { out.append(.cancel(.ready)) }
-        run.readyTimerRuns = false
+        if run.loads.recovery == .reloaded { run.loads.recovery = .none }
         self.run = run
+        cancel(.ready, &out)
         if let origin { out.append(.injectStoredRecord(targetOrigin: origin)) }
         openSettingsIfNeeded(&out)
         if let dialect, self.run?.announcedReady == false {
@@ -246,8 +308,7 @@ struct BridgeMachine: Sendable {
     /// (or the other way round), and what arrives meanwhile is still stored.
     mutating func finishAfterSettling(_ out: inout Effects) {
         guard run != nil else { return }
-        run?.finishScheduled = true
-        out.append(.schedule(.finishDelay, seconds: configuration.finishDelay))
+        schedule(.finishDelay, seconds: configuration.finishDelay, &out)
     }
 
     /// Reports `error` and ends the UI, unless the fallback page is loaded instead.
@@ -261,10 +322,8 @@ struct BridgeMachine: Sendable {
     /// is active; otherwise the bridge detaches.
     mutating func finish(_ reason: UIFinishReason, _ out: inout Effects) {
         guard let run else { return }
-        if run.readyTimerRuns { out.append(.cancel(.ready)) }
-        if run.finishScheduled { out.append(.cancel(.finishDelay)) }
-        if run.settings.attemptRuns { out.append(.cancel(.settingsAttempt)) }
-        phase = .finished(reason, tracking: isPresented ? .waitingForPresentationEnd : .waitingForActiveApp)
+        for timer in Timer.allCases { cancel(timer, &out) }
+        phase = .finished(reason, tracking: isPresented ? .waitingForPresentationEnd : .request(.waitingForActiveApp))
         report(.uiFinished(reason), &out)
         guard run.trackingPending else { return invalidate(&out) }
         if !isPresented { out.append(.waitUntilActive) }
@@ -276,7 +335,7 @@ struct BridgeMachine: Sendable {
         case .running:
             finish(.dismissedByUser, &out)
         case .finished(let reason, .waitingForPresentationEnd):
-            phase = .finished(reason, tracking: .waitingForActiveApp)
+            phase = .finished(reason, tracking: .request(.waitingForActiveApp))
             out.append(.waitUntilActive)
         default:
             break
@@ -287,35 +346,87 @@ struct BridgeMachine: Sendable {
         guard !phase.isInvalidated else { return }
         phase = .invalidated
         isPresented = false
+        timers.removeAll()
         out.append(.detach)
     }
 
     // MARK: App Tracking Transparency
 
-    private mutating func appActive(_ out: inout Effects) {
+    /// How long an early `.denied` waits for the app's next activation before the status is read again
+    /// (``TrackingRequest/settling``): the alert is usually answered within seconds; an alert that never shows must
+    /// not hold the CMP page (before the CMP) or the run's end for long.
+    static let trackingSettleTimeout: TimeInterval = 10
+
+    /// The tracking request in progress, in either place (before the CMP, after the UI).
+    private var trackingRequest: TrackingRequest? {
         switch phase {
-        case .running(var run) where run.stage == .trackingFirst(asked: false):
-            run.stage = .trackingFirst(asked: true)
+        case .running(let run):
+            if case .trackingFirst(let request) = run.stage { return request }
+            return nil
+        case .finished(_, .request(let request)):
+            return request
+        default:
+            return nil
+        }
+    }
+
+    /// Moves the tracking request in progress to `request`.
+    private mutating func setTrackingRequest(_ request: TrackingRequest) {
+        switch phase {
+        case .running(var run):
+            run.stage = .trackingFirst(request)
             phase = .running(run)
-            out.append(.requestTracking)
-        case .finished(let reason, .waitingForActiveApp):
-            phase = .finished(reason, tracking: .requesting)
-            out.append(.requestTracking)
+        case .finished(let reason, .request):
+            phase = .finished(reason, tracking: .request(request))
         default:
             break
         }
     }
 
+    private mutating func appActive(_ out: inout Effects) {
+        guard trackingRequest == .waitingForActiveApp else { return }
+        setTrackingRequest(.requesting)
+        out.append(.requestTracking)
+    }
+
+    /// App Tracking Transparency answered. From iOS 17.4 the request can answer `.denied` before its alert is even
+    /// shown, with the status still `.notDetermined`: then the answer settles first (``TrackingRequest/settling``).
     private mutating func trackingAnswered(
+        _ result: Result<TrackingAuthorizationStatus, TrackingAuthorizationError>,
+        statusNow: TrackingAuthorizationStatus?, _ out: inout Effects
+    ) {
+        guard trackingRequest == .requesting else { return }
+        if case .success(.denied) = result, statusNow == .notDetermined {
+            setTrackingRequest(.settling)
+            return schedule(.trackingSettle, seconds: Self.trackingSettleTimeout, &out)
+        }
+        trackingSettled(result, &out)
+    }
+
+    /// The app became active again, or ``Timer/trackingSettle`` fired: read the status once more.
+    private mutating func readTrackingStatusAgain(_ out: inout Effects) {
+        guard trackingRequest == .settling else { return }
+        out.append(.readTrackingStatus)
+    }
+
+    /// The status read again: the user's answer if the alert was answered, else the early `.denied`.
+    private mutating func trackingStatusRead(_ status: TrackingAuthorizationStatus, _ out: inout Effects) {
+        guard trackingRequest == .settling else { return }
+        cancel(.trackingSettle, &out)
+        trackingSettled(.success(status == .notDetermined ? .denied : status), &out)
+    }
+
+    /// The request's answer is final: report it, then load the CMP page (before the CMP) or detach (after the UI).
+    private mutating func trackingSettled(
         _ result: Result<TrackingAuthorizationStatus, TrackingAuthorizationError>, _ out: inout Effects
     ) {
         switch phase {
-        case .running(var run) where run.stage == .trackingFirst(asked: true):
+        case .running(var run):
             reportTracking(result, &out)
             run.stage = .loading
             phase = .running(run)
             load(nil, &out)
-        case .finished(_, .requesting):
+        case .finished:
             reportTracking(result, &out)
             invalidate(&out)
         default:
