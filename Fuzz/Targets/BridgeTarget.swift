@@ -26,7 +26,11 @@ import Foundation
 // - `.load` only of the configured page or the fallback page, each load numbered one higher than the last;
 // - the stored record is injected only into an allowed origin; scripts are evaluated only in settings mode; App
 //   Tracking Transparency is requested only when the app enabled it and the app is active; timers are scheduled with
-//   their configured durations.
+//   their configured durations;
+// - the app's lifecycle (UIKit's four notifications) and a covered UI: only armed timers are cancelled, paused or
+//   resumed; after every step the armed timers are paused exactly while the app is in the background or a presented
+//   UI is covered (the harness's own model), and a paused timer never fires; the tracking status is read again only
+//   at an activation or when the settle timer fires.
 
 /// How many steps of a sequence run at most: the flows that reach the machine's deepest phases (tracking after a
 /// GPP-finished UI, settings candidates, fallback after a redirect; the `machine-*` seeds) take 4 to 9 steps, so 24
@@ -91,6 +95,7 @@ private let fuzzSetups: [FuzzSetup] = {
                             seconds: [
                                 .ready: configuration.readyTimeout, .finishDelay: configuration.finishDelay,
                                 .settingsAttempt: configuration.settingsAttemptTimeout,
+                                .trackingSettle: BridgeMachine.trackingSettleTimeout,
                             ]))
                     }
                 }
@@ -244,6 +249,7 @@ private func runSequence(_ bytes: UnsafeRawBufferPointer) -> Int {
     while index < bytes.count, steps < maximumSteps {
         let argument = index + 1 < bytes.count ? bytes[index + 1] : 0
         index += harness.step(bytes[index], argument)
+        harness.checkPausedTimers()
         steps += 1
     }
     harness.end()
@@ -262,6 +268,8 @@ private struct MachineHarness {
         case answer
         case appActive
         case trackingAnswer
+        /// One of UIKit's lifecycle notifications, reported by the web view.
+        case lifecycle(AppLifecycleEvent)
         case other
     }
 
@@ -276,8 +284,13 @@ private struct MachineHarness {
     var failNextWrite = false
     /// The number of the last load.
     var lastLoad = 0
-    /// The timers scheduled and not yet fired or cancelled.
+    /// The timers scheduled and not yet fired or cancelled, and those of them paused.
     var scheduled: Set<BridgeMachine.Timer> = []
+    var paused: Set<BridgeMachine.Timer> = []
+    /// The model of what pauses timers: the app in the background, a presented UI covered.
+    var inBackground = false
+    var presented = false
+    var covered = false
     /// Whether the machine waits for an active app, or for a tracking answer.
     var waitsForActiveApp = false
     var waitsForTrackingAnswer = false
@@ -295,7 +308,10 @@ private struct MachineHarness {
         machine = setup.machine
         trackingStatus = [.notDetermined, .notDetermined, .authorized, .denied][Int(options >> 6)]
         let setupFailure: WebViewSetupError? = options & 1 != 0 ? .messageHandlerNameInUse("jsHandler") : nil
-        if options & 32 != 0 { feed(.presentationBegan, .other) }
+        if options & 32 != 0 {
+            presented = true
+            feed(.presentationBegan, .other)
+        }
         feed(.attached(setupFailure: setupFailure, resourceFailures: options & 2 != 0 ? ["fuzz.js: missing"] : []), .other)
         let status: TrackingAuthorizationStatus = [.notDetermined, .authorized, .denied, .unavailable][Int(options >> 3) & 3]
         feed(.start(readyTimeoutWaitsForPresentation: options & 4 != 0, trackingStatus: status), .other)
@@ -303,6 +319,13 @@ private struct MachineHarness {
 
     /// Whether the run is live: started, the UI not finished, not detached.
     var isLive: Bool { started && uiFinishedCount == 0 && !detached }
+
+    /// Armed timers are paused exactly while the app is in the background or a presented UI is covered.
+    func checkPausedTimers() {
+        guard !detached else { return }
+        fuzzCheck(paused == (inBackground || covered ? scheduled : []),
+                  "paused \(paused) of \(scheduled), background \(inBackground), covered \(covered)")
+    }
 
     /// Decodes and performs one step; returns the bytes it used.
     mutating func step(_ op: UInt8, _ argument: UInt8) -> Int {
@@ -316,13 +339,35 @@ private struct MachineHarness {
             navigate(to: fuzzNavigationTargets[Int(argument) % fuzzNavigationTargets.count], variant)
             return 2
         case 6:
-            let timer = [BridgeMachine.Timer.ready, .finishDelay, .settingsAttempt][variant % 3]
-            // The runner fires only scheduled timers; the machine must also shrug off a stray one.
-            if scheduled.remove(timer) != nil || variant >= 12 { feed(.timerFired(timer), .timer(timer)) }
+            let timer = BridgeMachine.Timer.allCases[variant % BridgeMachine.Timer.allCases.count]
+            // The runner fires only scheduled timers that are not paused; the machine must also shrug off a stray one.
+            if (scheduled.contains(timer) && !paused.contains(timer)) || variant >= 12 {
+                scheduled.remove(timer)
+                feed(.timerFired(timer), .timer(timer))
+            }
         case 7:
+            presented = true
+            covered = false
             feed(.presentationBegan, .other)
         case 8:
+            presented = false
+            covered = false
             feed(.presentationEnded, .other)
+        case 12:
+            let lifecycle = variant % 6
+            switch lifecycle {
+            case 0...3:
+                let event = AppLifecycleEvent.allCases[lifecycle]
+                if event == .didEnterBackground { inBackground = true }
+                if event == .willEnterForeground || event == .didBecomeActive { inBackground = false }
+                feed(.webView(.appLifecycle(event)), .lifecycle(event))
+            case 4:
+                if presented { covered = true }
+                feed(.presentationCovered, .other)
+            default:
+                covered = false
+                feed(.presentationUncovered, .other)
+            }
         case 9:
             if waitsForActiveApp || variant >= 12 {
                 waitsForActiveApp = false
@@ -335,7 +380,10 @@ private struct MachineHarness {
                     .success(.authorized), .success(.denied), .success(.notDetermined), .success(.restricted),
                     .failure(.missingUsageDescription), .failure(.unavailable("inactive")),
                 ]
-                feed(.trackingAnswered(results[variant % results.count]), .trackingAnswer)
+                // The status read right after the answer: iOS 17.4's early `.denied` reads `.notDetermined`.
+                let statusNow: TrackingAuthorizationStatus? = [nil, trackingStatus, .notDetermined][Int(argument) % 3]
+                feed(.trackingAnswered(results[variant % results.count], statusNow: statusNow), .trackingAnswer)
+                return 2
             }
         case 11:
             switch variant {
@@ -455,8 +503,25 @@ private struct MachineHarness {
             fuzzCheck(seconds == setup.seconds[timer], "\(timer) scheduled for \(seconds) s")
             fuzzCheck(isLive, "\(timer) scheduled after the UI finished")
             scheduled.insert(timer)
+            paused.remove(timer)
         case .cancel(let timer):
+            fuzzCheck(scheduled.contains(timer), "\(timer) cancelled but not armed")
             scheduled.remove(timer)
+            paused.remove(timer)
+        case .pause(let timer):
+            fuzzCheck(scheduled.contains(timer) && !paused.contains(timer), "\(timer) paused but not running")
+            fuzzCheck(inBackground || covered, "\(timer) paused in the foreground, uncovered")
+            paused.insert(timer)
+        case .resume(let timer):
+            fuzzCheck(paused.contains(timer), "\(timer) resumed but not paused")
+            fuzzCheck(!inBackground && !covered, "\(timer) resumed in the background or covered")
+            paused.remove(timer)
+        case .readTrackingStatus:
+            switch context {
+            case .lifecycle(.didBecomeActive), .timer(.trackingSettle): break
+            default: fuzzCheck(false, "the tracking status read again in answer to \(context)")
+            }
+            feed(.trackingStatusRead(trackingStatus), .trackingAnswer)
         case .waitUntilActive:
             waitsForActiveApp = true
         case .requestTracking:
@@ -471,6 +536,7 @@ private struct MachineHarness {
         case .detach:
             detached = true
             scheduled.removeAll()
+            paused.removeAll()
         }
     }
 

@@ -89,10 +89,12 @@ struct BridgeMachine: Sendable {
             timerFired(timer, &out)
         case .presentationBegan:
             isPresented = true
+            changePauses(&out) { $0.isCovered = false }
             if let run, run.stage == .loading, !timers.contains(.ready) { armReadyTimeout(&out) }
         case .presentationEnded:
             presentationEnded(&out)
         case .presentationCovered:
+            guard isPresented else { break }   // only a UI that shows the web view can be covered
             changePauses(&out) { $0.isCovered = true }
         case .presentationUncovered:
             changePauses(&out) { $0.isCovered = false }
@@ -331,6 +333,7 @@ struct BridgeMachine: Sendable {
 
     private mutating func presentationEnded(_ out: inout Effects) {
         isPresented = false
+        changePauses(&out) { $0.isCovered = false }
         switch phase {
         case .running:
             finish(.dismissedByUser, &out)
