@@ -156,6 +156,30 @@ enum DocumentationSamples {
         return try consentFlowStoresTheChoiceAndSurvivesTheFallback()
     }
 
+    // TestingYourConsentFlow.md — the app in the background
+    @MainActor
+    static func testingTheBackground() -> ConsentBridge.State {
+        @MainActor
+        func aUserWhoSwitchesAwayWhileTheBannerLoadsStillGetsTheBanner() -> ConsentBridge.State {
+            let webView = FakeWebView()
+            let clock = ManualScheduler()
+            let configuration = BridgeConfiguration(
+                cmpURL: URL(string: "https://cmp.example.com/app.html")!, dialect: .gravito, readyTimeout: 30)
+            let bridge = ConsentBridge(configuration: configuration, store: .inMemory(), scheduler: clock.scheduler)
+            bridge.attach(to: webView)
+            bridge.start()
+
+            clock.advance(by: 10)
+            webView.enterBackground()          // willResignActive, didEnterBackground: 20 s of the timeout are kept
+            clock.advance(by: 120)
+            webView.enterForeground()          // willEnterForeground, didBecomeActive
+            clock.advance(by: 15)
+            webView.post("jsHandler", json: #"{"type":"CMP-loaded"}"#, origin: "https://cmp.example.com")
+            return bridge.state                // .ready
+        }
+        return aUserWhoSwitchesAwayWhileTheBannerLoadsStillGetsTheBanner()
+    }
+
     // UsingConsentInAppExtensions.md — reading consent in an extension
     static func usingConsentInAppExtensions() {
         let store = ConsentStore.userDefaults(suiteName: "group.com.example.news")

@@ -61,4 +61,9 @@ import Testing
         let keys = try DocumentationSamples.testingYourConsentFlow()
         #expect(keys["IABTCF_TCString"] == .string("COwAdDhOwAdDhN4ABAENAPCgAAQAAv___wAAAFP_AAp_4AI6ACACAA"))
     }
+
+    /// The testing article's background sample ends with the banner ready, not timed out.
+    @MainActor @Test func theBackgroundSampleKeepsTheBannerAfterTheReturn() {
+        #expect(DocumentationSamples.testingTheBackground() == .ready)
+    }
 }

@@ -22,7 +22,11 @@ public struct BridgeScheduler: Sendable {
         self.schedule = schedule
     }
 
-    /// Wall-clock time and `Task.sleep(nanoseconds:)`.
+    /// The calendar date (`Date()`) for ``now``, and `Task.sleep(nanoseconds:)` for delays. The delays are not
+    /// wall-clock time: Swift's runtime hands them to Dispatch as a deadline on a monotonic clock
+    /// (`swift_dispatchEnqueueWithDeadline` in the runtime's `DispatchGlobalExecutor.cpp`), so a change of the device's
+    /// clock does not move them, and they keep counting while iOS has the app suspended. The bridge does not take
+    /// that time for the page's: its timers pause while the app is in the background (``AppLifecycleEvent``).
     public static let live = BridgeScheduler(
         now: { Date() },
         schedule: { delay, action in
