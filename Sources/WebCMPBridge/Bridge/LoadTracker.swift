@@ -12,19 +12,32 @@ package struct LoadTracker: Sendable, Hashable {
     package private(set) var current: WebViewLoadID?
     /// The URL of the current load (reloaded when the web content process terminates).
     package private(set) var currentURL: URL?
+    /// Whether the web view shows (or loads) the app's fallback page: from the fallback's first load on.
+    package private(set) var showsFallback = false
+    /// Whether the current load has answered: a document from an allowed origin, a finished load or a message.
+    /// Before that, a navigation away from the allowed origins is the load itself going elsewhere (a redirect).
+    package private(set) var answered = false
     /// Recovery from a terminated web content process, for the current page.
     package var recovery = Recovery.none
     private var count = 0
 
     package init() {}
 
-    /// Starts a new load of `url`; every earlier load is stale from now on.
-    package mutating func begin(_ url: URL) -> WebViewLoadID {
+    /// Starts a new load of `url` (`fallback`: the app's fallback page, shown from now on); every earlier load is
+    /// stale from now on, and the new one has not answered yet.
+    package mutating func begin(_ url: URL, fallback: Bool = false) -> WebViewLoadID {
         count += 1
         let id = WebViewLoadID(rawValue: count)
         current = id
         currentURL = url
+        answered = false
+        if fallback { showsFallback = true }
         return id
+    }
+
+    /// The current load answered.
+    package mutating func markAnswered() {
+        answered = true
     }
 
     /// Whether an event tagged `load` belongs to a load that was replaced.

@@ -15,20 +15,18 @@ extension BridgeMachine {
     ///   returns; a second termination before the reloaded page was ready ends the run with
     ///   ``ConsentBridgeError/webContentTerminated`` (once the reloaded page is ready, the allowance is back).
     mutating func handleLoadEvent(_ event: WebViewEvent, _ out: inout Effects) {
-        guard var run, !run.loads.isStale(event.loadID) else { return }
+        guard let run, !run.loads.isStale(event.loadID) else { return }
         switch event {
         case .didReceiveResponse(let url, let statusCode, _):
             // WebKitGTK reports the response of a navigation before it asks the navigation policy, so only a
             // document from an allowed origin (or without a URL) is the page answering.
             guard isOwnDocument(url) else { return }
-            if url != nil { run.pageAnswered = true }
-            self.run = run
+            if url != nil { withRun { $0.loads.markAnswered() } }
             if statusCode >= 400 {
                 fail(.loadFailed(WebViewLoadError(url: url, statusCode: statusCode, reason: "the server answered an error")), &out)
             }
         case .didFinishLoading:
-            run.pageAnswered = true
-            self.run = run
+            withRun { $0.loads.markAnswered() }
             if detection.configured?.finishedLoadIsReady == true { becomeReady(&out) }
         case .didFailLoading(let failure, _):
             guard failure.kind == .failed else { return }
@@ -40,10 +38,12 @@ extension BridgeMachine {
                 guard run.loads.recovery == .reloadInForeground else { return fail(.webContentTerminated, &out) }
                 return
             }
-            run.stage = .loading
-            run.settings = freshSettings
-            run.loads.recovery = .reloadInForeground
-            self.run = run
+            let settings = freshSettings
+            withRun {
+                $0.stage = .loading
+                $0.settings = settings
+                $0.loads.recovery = .reloadInForeground
+            }
             cancel(.settingsAttempt, &out)
             if inBackground {
                 report(.diagnostic("the web content process terminated in the background; reloading the CMP page "
@@ -58,9 +58,8 @@ extension BridgeMachine {
 
     /// Reloads the page whose web content process terminated (``LoadTracker/Recovery/reloadInForeground``).
     mutating func reloadAfterTermination(_ out: inout Effects) {
-        guard var run, run.loads.recovery == .reloadInForeground, let url = run.loads.currentURL else { return }
-        run.loads.recovery = .reloaded
-        self.run = run
+        guard let run, run.loads.recovery == .reloadInForeground, let url = run.loads.currentURL else { return }
+        withRun { $0.loads.recovery = .reloaded }
         report(.diagnostic("the web content process terminated; reloading the CMP page once"), &out)
         load(url, &out)
     }
@@ -81,7 +80,7 @@ extension BridgeMachine {
     mutating func decide(_ request: NavigationRequest, _ out: inout Effects) {
         let decision = NavigationPolicy.decide(
             request, allowedOrigins: allowedOrigins, externalLinks: configuration.externalLinks)
-        guard decision != .allow, let run, !run.pageAnswered, request.isMainFrame, !request.opensNewWindow,
+        guard decision != .allow, let run, !run.loads.answered, request.isMainFrame, !request.opensNewWindow,
             let url = request.url, ["http", "https"].contains(url.scheme?.lowercased()),
             let target = SecurityOrigin.origin(of: url)
         else { return out.append(.decideNavigation(decision)) }

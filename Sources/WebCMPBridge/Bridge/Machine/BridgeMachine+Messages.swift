@@ -30,13 +30,11 @@ extension BridgeMachine {
             settingsUIShown(&out)
             becomeReady(&out)
         case .configurationLoaded(let version):
-            run?.configVersion = version
+            withRun { $0.configVersion = version }
         case .gpp(let signal):
             handleGPP(signal, rules: rules, &out)
         case .usPrivacy(let usPrivacy):
-            guard var run else { return }
-            let payload = run.page.updatingUSPrivacy(usPrivacy, last: run.lastPayload)
-            self.run = run
+            let payload = withRun { $0.page.updatingUSPrivacy(usPrivacy, last: $0.consent.lastStored) } ?? nil
             if let payload { commit(payload, rules: rules, endsUI: false, &out) }
         case .save(let payload):
             becomeReady(&out)
@@ -58,22 +56,18 @@ extension BridgeMachine {
     /// not `not ready`) is committed (``PageSignals``); the UI ends (after ``BridgeConfiguration/finishDelay``) when
     /// the user acted and the CMP hid its UI again (``GPPUIProgress``).
     private mutating func handleGPP(_ signal: GPPSignal, rules: any MessageDialect, _ out: inout Effects) {
-        guard var run else { return }
-        let step = run.gppProgress.observe(signal)
-        self.run = run
+        guard let step = withRun({ $0.gppProgress.observe(signal) }) else { return }
         if step == .shown {
             settingsUIShown(&out)
             becomeReady(&out)
         }
-        if signal.mayCarryConsent, let gppString = signal.gppString, var run = self.run {
-            let payload = run.page.updatingGPP(
+        if signal.mayCarryConsent, let gppString = signal.gppString, let payload = withRun({
+            $0.page.updatingGPP(
                 gppString, sections: signal.applicableSections, reportsStatus: signal.signalStatus != nil,
-                userActed: run.gppProgress.userActed, last: run.lastPayload)
-            self.run = run
-            if let payload {
-                becomeReady(&out)
-                commit(payload, rules: rules, endsUI: false, &out)
-            }
+                userActed: $0.gppProgress.userActed, last: $0.consent.lastStored)
+        }) ?? nil {
+            becomeReady(&out)
+            commit(payload, rules: rules, endsUI: false, &out)
         }
         if step == .finishedByUser { finishAfterSettling(&out) }
     }
@@ -89,23 +83,25 @@ extension BridgeMachine {
     /// Asks the runner to commit `payload` (``Effect/commit(_:)``); `endsUI`: a stored commit ends the UI after
     /// ``BridgeConfiguration/finishDelay``.
     private mutating func commit(_ payload: ConsentPayload, rules: any MessageDialect, endsUI: Bool, _ out: inout Effects) {
-        guard var run else { return }
-        run.pendingCommit = (payload, endsUI)
-        self.run = run
+        guard let run = withRun({ run in
+            run.pendingCommit = (payload, endsUI)
+            return run
+        }) else { return }
         out.append(.commit(CommitRequest(
             payload: payload, page: run.page,
             rules: configuration.commitRules(
                 dialect: rules, pageConfigVersion: run.configVersion,
-                source: run.showingFallback ? .fallbackPage : .cmpPage))))
+                source: run.loads.showsFallback ? .fallbackPage : .cmpPage))))
     }
 
     /// The store's answer: on success the consent is announced, tracking is decided, and the UI may end.
     mutating func committed(
         _ outcome: CommitOutcome, trackingStatus: TrackingAuthorizationStatus, _ out: inout Effects
     ) {
-        guard var run, let (payload, endsUI) = run.pendingCommit else { return }
-        run.pendingCommit = nil
-        self.run = run
+        guard let (payload, endsUI) = withRun({ run in
+            defer { run.pendingCommit = nil }
+            return run.pendingCommit
+        }) ?? nil else { return }
         let userAction = payload.origin == .userAction
         switch outcome {
         case .refused(let error):
@@ -115,14 +111,15 @@ extension BridgeMachine {
             return report(.error(.storageFailed(error)), &out)
         case .stored(let summary, let diagnostics):
             if userAction { report(.userAction(isRejectAll: payload.isRejectAll), &out) }
-            run.lastPayload = payload
-            if userAction { run.userChose = true }
-            if let decoded = summary.decoded, !run.trackingPending {
-                run.trackingPending = configuration.tracking.shouldRequestAfterConsent(
-                    purposeConsents: decoded.purposeConsents, status: trackingStatus,
-                    alreadyRequestedForThisConsent: false)
+            let tracking = configuration.tracking
+            withRun {
+                $0.consent.stored(payload, byUser: userAction) {
+                    summary.decoded.map {
+                        tracking.shouldRequestAfterConsent(
+                            purposeConsents: $0.purposeConsents, status: trackingStatus, alreadyRequestedForThisConsent: false)
+                    } ?? false
+                }
             }
-            self.run = run
             for diagnostic in diagnostics { report(.diagnostic(diagnostic), &out) }
             report(.consentReady(summary), &out)
             if endsUI { finishAfterSettling(&out) }

@@ -1,7 +1,8 @@
 import Foundation
 
 extension BridgeMachine {
-    /// Where the run is. Each case carries the data that exists only in it; there are no flags beside it.
+    /// Where the run is. Each case carries the data that exists only in it (the run's in ``Run``, whose loads,
+    /// settings and stored consent are values of their own; the machine owns the timers).
     enum Phase: Sendable {
         /// Created; the web view is not set up yet.
         case created
@@ -58,6 +59,25 @@ extension BridgeMachine {
 
     }
 
+    /// What a run stored, as one value: it changes only when the store reports a commit stored.
+    struct ConsentProgress: Sendable {
+        /// The last payload stored in this run (page signals update it).
+        private(set) var lastStored: ConsentPayload?
+        /// Whether the user made a choice that was stored in this run.
+        private(set) var userChose = false
+        /// Whether App Tracking Transparency is to be requested after the UI (decided by the first stored decodable
+        /// consent that asks for it; never taken back in the run).
+        private(set) var trackingDue = false
+
+        /// `payload` was stored; `byUser`: a user's action; `asksForTracking`: whether this consent asks for the
+        /// prompt (evaluated only while it is not due yet).
+        mutating func stored(_ payload: ConsentPayload, byUser: Bool, asksForTracking: () -> Bool) {
+            lastStored = payload
+            if byUser { userChose = true }
+            if !trackingDue { trackingDue = asksForTracking() }
+        }
+    }
+
     /// The data of a running run.
     struct Run: Sendable {
         /// Where the run is.
@@ -66,11 +86,7 @@ extension BridgeMachine {
         var loads = LoadTracker()
         /// Whether the ready timeout starts only when a UI presents the page (a pre-warmed page).
         let readyTimeoutWaitsForPresentation: Bool
-        /// Whether the web view shows (or loads) the app's fallback page.
-        var showingFallback = false
-        /// Whether the page being loaded has answered (a document from an allowed origin, a finished load, a message).
-        var pageAnswered = false
-        /// Whether ``ConsentBridgeEvent/uiReady(_:)`` was reported.
+        /// Whether ``ConsentBridgeEvent/uiReady(_:)`` was reported (once per run, whatever reloads follow).
         var announcedReady = false
         /// The configuration version the page reported (Gravito `load`).
         var configVersion: String?
@@ -78,14 +94,10 @@ extension BridgeMachine {
         var page = PageSignals()
         /// The page's GPP UI, shown and hidden.
         var gppProgress = GPPUIProgress()
-        /// The last payload stored in this run.
-        var lastPayload: ConsentPayload?
         /// Privacy settings.
         var settings: SettingsProgress
-        /// Whether the user made a choice that was stored in this run.
-        var userChose = false
-        /// Whether App Tracking Transparency is to be requested after the UI.
-        var trackingPending = false
+        /// What this run stored: the last payload, whether the user chose, whether tracking is due after the UI.
+        var consent = ConsentProgress()
         /// The commit under way: its payload, and whether its success ends the UI.
         var pendingCommit: (payload: ConsentPayload, endsUI: Bool)?
     }

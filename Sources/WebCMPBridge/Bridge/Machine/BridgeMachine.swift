@@ -77,7 +77,7 @@ struct BridgeMachine: Sendable {
             start(readyTimeoutWaitsForPresentation: waits, trackingStatus: trackingStatus, &out)
         case .webView(.message(let message)):
             guard run != nil else { break }
-            run?.pageAnswered = true
+            run?.loads.markAnswered()
             handle(message, &out)
         case .webView(.appLifecycle(let event)):
             appLifecycle(event, &out)
@@ -138,7 +138,7 @@ struct BridgeMachine: Sendable {
         switch configuration.interactiveDismissal {
         case .always: return true
         case .never: return false
-        case .afterChoice: return (run?.userChose ?? true) || renewalReason.isNilOrRetry
+        case .afterChoice: return (run?.consent.userChose ?? true) || renewalReason.isNilOrRetry
         }
     }
 
@@ -154,10 +154,20 @@ struct BridgeMachine: Sendable {
         }
     }
 
+    /// Changes the live run's data in place and returns `body`'s result; `nil` (and no change) in any other phase.
+    /// For changes of the run's data alone: `body` cannot reach the machine's other state or its effects.
+    @discardableResult
+    mutating func withRun<Result>(_ body: (inout Run) -> Result) -> Result? {
+        guard case .running(var run) = phase else { return nil }
+        phase = .created   // the run is held only by `run` while `body` changes it (no copy)
+        defer { phase = .running(run) }
+        return body(&run)
+    }
+
     /// The origins allowed to post and to navigate the main frame: the configured ones, and the fallback's while it
     /// is shown.
     var allowedOrigins: SecurityOrigin.AllowList {
-        run?.showingFallback == true ? originsWithFallback : configuredOrigins
+        run?.loads.showsFallback == true ? originsWithFallback : configuredOrigins
     }
 
     // MARK: Starting and loading
@@ -182,13 +192,12 @@ struct BridgeMachine: Sendable {
         load(nil, &out)
     }
 
-    /// Loads `url` (default: the hosted page) as a new load and (re)starts the ready timeout.
-    mutating func load(_ url: URL?, _ out: inout Effects) {
-        guard var run, run.stage == .loading else { return }
+    /// Loads `url` (default: the hosted page; `fallback`: the app's fallback page) as a new load and (re)starts the
+    /// ready timeout.
+    mutating func load(_ url: URL?, fallback: Bool = false, _ out: inout Effects) {
+        guard run?.stage == .loading else { return }
         let target = url ?? resolvedURL
-        run.pageAnswered = false
-        let id = run.loads.begin(target)
-        self.run = run
+        guard let id = withRun({ $0.loads.begin(target, fallback: fallback) }) else { return }
         armReadyTimeout(&out)
         out.append(.load(target, id: id))
     }
@@ -275,16 +284,14 @@ struct BridgeMachine: Sendable {
     /// Loads the fallback page instead of ending the run with `error`, when ``FallbackDecision`` says so.
     /// - Returns: whether the fallback is now loading (then `error` was reported as a diagnostic, not as an error).
     mutating func loadFallback(after error: ConsentBridgeError, _ out: inout Effects) -> Bool {
-        guard var run, let fallback = configuration.fallback, let fallbackURL,
+        guard let run, let fallback = configuration.fallback, let fallbackURL,
             FallbackDecision.loadsFallback(FallbackDecision.Situation(
-                hasFallback: true, showingFallback: run.showingFallback, becameReady: run.stage == .ready,
+                hasFallback: true, showingFallback: run.loads.showsFallback, becameReady: run.stage == .ready,
                 error: error, renewalReason: renewalReason))
         else { return false }
-        run.showingFallback = true
-        run.stage = .loading
-        self.run = run
+        withRun { $0.stage = .loading }
         report(.diagnostic("\(error); showing the app's fallback page (\(fallback.origin))"), &out)
-        load(fallbackURL, &out)
+        load(fallbackURL, fallback: true, &out)
         return true
     }
 
@@ -293,15 +300,18 @@ struct BridgeMachine: Sendable {
     /// Marks the page ready and reports ``ConsentBridgeEvent/uiReady(_:)`` once, when the dialect is known.
     /// `injectRecordTo` answers a ready message with the stored record, posted to that origin only.
     mutating func becomeReady(injectRecordTo origin: String? = nil, _ out: inout Effects) {
-        guard var run else { return }
-        run.stage = .ready
-        if run.loads.recovery == .reloaded { run.loads.recovery = .none }
-        self.run = run
+        guard run != nil else { return }
+        withRun { run in
+            run.stage = .ready
+            if run.loads.recovery == .reloaded { run.loads.recovery = .none }
+        }
         cancel(.ready, &out)
         if let origin { out.append(.injectStoredRecord(targetOrigin: origin)) }
         openSettingsIfNeeded(&out)
-        if let dialect, self.run?.announcedReady == false {
-            self.run?.announcedReady = true
+        if let dialect, withRun({ run in
+            defer { run.announcedReady = true }
+            return !run.announcedReady
+        }) == true {
             report(.uiReady(dialect), &out)
         }
     }
@@ -327,7 +337,7 @@ struct BridgeMachine: Sendable {
         for timer in Timer.allCases { cancel(timer, &out) }
         phase = .finished(reason, tracking: isPresented ? .waitingForPresentationEnd : .request(.waitingForActiveApp))
         report(.uiFinished(reason), &out)
-        guard run.trackingPending else { return invalidate(&out) }
+        guard run.consent.trackingDue else { return invalidate(&out) }
         if !isPresented { out.append(.waitUntilActive) }
     }
 
