@@ -484,20 +484,23 @@ final class EventRecorder: ConsentBridgeDelegate {
         #expect(prewarmer.idleTimeout == 60)
         let configuration = BridgeConfiguration(cmpURL: IntegratorStrings.cmpURL, dialect: .gravito)
         let webView = FakeWebView()
+        let store = ConsentStore.inMemory()
         let prewarmed = prewarmer.prewarm(
-            configuration: configuration, store: .inMemory(), trackingAuthorizer: .unavailable) { webView }
+            configuration: configuration, store: store, trackingAuthorizer: .unavailable) { webView }
         #expect(prewarmed)
         #expect(webView.loadedURLs == [IntegratorStrings.cmpURL])
         webView.post("jsHandler", json: #"{"type":"CMP-loaded"}"#, origin: IntegratorStrings.cmpOrigin)
 
         var settings = configuration
         settings.mode = .settings
-        #expect(prewarmer.take(matching: settings) == nil, "a settings request never gets the first layer")
-        let taken = prewarmer.take(matching: configuration, trackingAuthorizer: .unavailable)
+        #expect(prewarmer.take(matching: settings, store: store) == nil, "a settings request never gets the first layer")
+        #expect(prewarmer.take(matching: configuration, store: .inMemory()) == nil, "another store")
+        let taken = prewarmer.take(matching: configuration, store: store, trackingAuthorizer: .unavailable)
         #expect(taken?.webView === webView)
         #expect(taken?.eventsBeforePresentation == [.uiReady(.gravito)])
         #expect(taken?.bridge.state == .ready)
         #expect(prewarmer.take() == nil, "handed over once")
+        taken?.bridge.beginPresentation()   // presented: the prewarmer never releases it
 
         // Released on a memory warning, on request, and after the idle time.
         let releases: [() -> Void] = [
