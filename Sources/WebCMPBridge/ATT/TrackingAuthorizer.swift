@@ -11,7 +11,7 @@ public struct TrackingAuthorizer: Sendable {
     /// the app is inactive returns `.notDetermined` without a prompt), so the bridge waits for this before it asks.
     public var waitUntilActive: @MainActor @Sendable () async -> Void
     /// Who made this client: copies share it, so that a pre-warmed bridge is handed only to a request with the same
-    /// client (``ConsentPrewarmer/take(matching:trackingAuthorizer:)``). Closures cannot be compared.
+    /// client (``ConsentPrewarmer/take(matching:store:trackingAuthorizer:)``). Closures cannot be compared.
     let identity = Identity()
 
     /// The identity of a ``TrackingAuthorizer``.

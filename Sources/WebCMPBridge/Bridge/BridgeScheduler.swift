@@ -22,7 +22,9 @@ public struct BridgeScheduler: Sendable {
         self.schedule = schedule
     }
 
-    /// Wall-clock time and `Task.sleep(nanoseconds:)`.
+    /// `Date()` for the current date and `Task.sleep(nanoseconds:)` for delays. A delay is not wall-clock time: it is
+    /// a `Task.sleep`, never compared with `Date()`. Pausing the bridge's timers while the app is in the background is
+    /// being added (issue 28).
     public static let live = BridgeScheduler(
         now: { Date() },
         schedule: { delay, action in
