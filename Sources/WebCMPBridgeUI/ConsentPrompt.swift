@@ -131,7 +131,13 @@ struct ConsentPromptModifier: ViewModifier {
         content
             .onAppear { if isPresented { report(.requested) } }
             .onChange(of: isPresented) { presented in report(presented ? .requested : .withdrawn) }
-            .sheet(isPresented: Binding(get: { model.requests.showsSheet }, set: { if !$0 { isPresented = false } }),
+            // A swipe sets the binding before the sheet is gone: withdrawn first, so that its onDismiss never
+            // finds it still requested.
+            .sheet(isPresented: Binding(get: { model.requests.showsSheet }, set: { shown in
+                       guard !shown else { return }
+                       isPresented = false
+                       report(.withdrawn)
+                   }),
                    onDismiss: {
                        model.sheetGone()
                        report(.sheetGone)

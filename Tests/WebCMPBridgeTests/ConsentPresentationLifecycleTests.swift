@@ -174,3 +174,68 @@ import Testing
         #expect(withdrawn.handle(.dismissed) == [.releaseGate, .release])
     }
 }
+
+/// The lifecycle driving a real bridge over `FakeWebView` (what `ConsentViewController` does with UIKit's facts).
+@MainActor
+@Suite struct ConsentPresentationLifecycleBridgeTests {
+    /// Performs the lifecycle's answers on the bridge, as the UI glue does; records the rest.
+    @MainActor final class Glue {
+        var lifecycle: ConsentPresentationLifecycle
+        let bridge: ConsentBridge
+        var others: [ConsentPresentationLifecycle.Action] = []
+
+        init(_ bridge: ConsentBridge, closesItself: Bool) {
+            self.bridge = bridge
+            lifecycle = ConsentPresentationLifecycle(closesItself: closesItself)
+        }
+
+        func report(_ fact: ConsentPresentationLifecycle.Fact) {
+            for action in lifecycle.handle(fact) {
+                switch action {
+                case .beginPresentation: bridge.beginPresentation()
+                case .endPresentation: bridge.endPresentation()
+                case .coverPresentation: bridge.coverPresentation()
+                case .uncoverPresentation: bridge.uncoverPresentation()
+                case .release: bridge.invalidate()
+                default: others.append(action)
+                }
+            }
+        }
+    }
+
+    @Test func aChoiceMadeAfterAnEmbeddedScreenWasCoveredAndShownAgainIsStored() {
+        let harness = BridgeHarness()
+        let glue = Glue(harness.bridge, closesItself: false)
+        glue.report(.shown)
+        harness.webView.post("jsHandler", .object(["type": .string("CMP-loaded")]))
+        glue.report(.covered)   // a tab switch: viewDidDisappear, neither dismissed nor removed
+        glue.report(.shown)     // the person comes back
+        #expect(harness.bridge.state == .ready)
+        harness.webView.post("jsHandler", .object([
+            "type": .string("save"), "tcstring": .string(TestStrings.acceptAll),
+        ]))
+        #expect(harness.store.record()?.tcString == TestStrings.acceptAll)
+        #expect(!harness.events.contains(.uiFinished(.dismissedByUser)))
+    }
+
+    @Test func aRealDismissalBeforeAChoiceEndsTheRunAsDismissedByTheUser() {
+        let harness = BridgeHarness()
+        let glue = Glue(harness.bridge, closesItself: true)
+        glue.report(.willPresent)
+        glue.report(.shown)
+        harness.webView.post("jsHandler", .object(["type": .string("CMP-loaded")]))
+        glue.report(.dismissed)
+        #expect(harness.events.contains(.uiFinished(.dismissedByUser)))
+        #expect(glue.others == [.confirmGate, .releaseGate])
+    }
+
+    @Test func aRefusedPresentationOfAStartedBridgeEndsItsRun() {
+        let harness = BridgeHarness()
+        let glue = Glue(harness.bridge, closesItself: true)
+        glue.report(.willPresent)
+        glue.report(.presentationRefused)
+        #expect(harness.bridge.state == .invalidated)
+        #expect(harness.webView.handlers.isEmpty)
+        #expect(glue.others == [.releaseGate])
+    }
+}
