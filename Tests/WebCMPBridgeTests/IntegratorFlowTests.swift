@@ -513,6 +513,33 @@ final class EventRecorder: ConsentBridgeDelegate {
         #expect(released.count == 3)
     }
 
+    @Test func aPrewarmedPageWaitsForAWindowAndIsReleasedWhenTakenButNeverShown() {
+        let clock = ManualScheduler()
+        final class Windows { var ready = false; var placed = 0 }
+        let windows = Windows()   // launch: no foreground scene has a window yet
+        var released: [FakeWebView] = []
+        let prewarmer = ConsentPrewarmer<FakeWebView>(
+            idleTimeout: 60, handoverTimeout: 5, scheduler: clock.scheduler,
+            release: { released.append($0) },
+            place: { _ in
+                guard windows.ready else { return false }
+                windows.placed += 1
+                return true
+            })
+        #expect(prewarmer.handoverTimeout == 5)
+        let configuration = BridgeConfiguration(cmpURL: IntegratorStrings.cmpURL, dialect: .gravito)
+        let store = ConsentStore.inMemory()
+        prewarmer.prewarm(configuration: configuration, store: store) { FakeWebView() }
+        windows.ready = true
+        prewarmer.sceneActivated()
+        #expect(windows.placed == 1)
+        let taken = prewarmer.take(matching: configuration, store: store)
+        #expect(taken != nil)
+        clock.advance(by: 5)   // never presented
+        #expect(released.count == 1 && released.first === taken?.webView)
+        #expect(taken?.bridge.state == .invalidated)
+    }
+
     @Test func anAdapterForAnotherWebView() throws {
         let adapter = MinimalWebView()
         let recorder = EventRecorder()
