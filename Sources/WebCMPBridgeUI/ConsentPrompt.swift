@@ -10,9 +10,13 @@ extension View {
     ///   lives until its run is over. When ``ConsentPrewarming/shared`` holds a pre-warmed bridge, that one is
     ///   presented instead (its page is already loaded: no new load) and `bridge` is not called.
     /// - At most one consent UI is presented in the process (the same gate as ``ConsentViewController``): when another
-    ///   is up, `isPresented` is set back to false.
-    /// - The sheet is modal until the user made a choice (``BridgeConfiguration/interactiveDismissal``); a dismissal
-    ///   without a choice ends the run with ``UIFinishReason/dismissedByUser``.
+    ///   is up, `isPresented` is set back to false. A request while the previous sheet is still closing is presented
+    ///   once that sheet is gone (its `onDismiss`), while `isPresented` is still true.
+    /// - What a pre-warmed bridge reports between being taken and its sheet's controller is handed to that controller
+    ///   (a page that became ready, or a run that ended, in that gap is shown as such); a pre-warmed bridge whose
+    ///   sheet never appears is released.
+    /// - The sheet is modal until the user made a choice (``BridgeConfiguration/interactiveDismissal``), re-evaluated
+    ///   on every bridge event; a dismissal without a choice ends the run with ``UIFinishReason/dismissedByUser``.
     /// - `onFinish` receives the ``ConsentOutcome`` once the sheet is gone (after the App Tracking Transparency prompt,
     ///   when the app enabled it).
     public func consentPrompt(
@@ -26,49 +30,91 @@ extension View {
     }
 }
 
-/// One presentation's bridge and gate token.
+/// One presentation's bridge and gate token; the core's `ConsentPromptRequests` decides when a presentation begins
+/// and `ConsentPresentationLifecycle` what the bridge and the gate get.
 @MainActor
-final class ConsentPromptModel: ObservableObject {
+final class ConsentPromptModel: ObservableObject, ConsentBridgeDelegate {
     @Published private(set) var bridge: ConsentBridge?
-    private(set) var prewarmed: ConsentPrewarmer<WKCMPWebView>.Prewarmed?
+    /// The pre-warmed bridge taken for this presentation, with what it reported until its controller took over.
+    @Published private(set) var prewarmed: ConsentPrewarmer<WKCMPWebView>.Prewarmed?
     @Published var allowsDismissal = false
+    @Published private(set) var requests = ConsentPromptRequests()
+    private var lifecycle = ConsentPresentationLifecycle(closesItself: false)
     private var token: PresentationGate.Token?
-    private var shown = false
+
+    /// Tells the requests value what happened; returns what to do.
+    func report(_ fact: ConsentPromptRequests.Fact) -> [ConsentPromptRequests.Action] {
+        requests.handle(fact)
+    }
 
     /// Starts a presentation; `false` when another consent UI is up. A pre-warmed bridge is used only when it was
-    /// made for the same page and tracking client as the one `makeBridge` returns (which is then never attached).
+    /// made for the same request as the one `makeBridge` returns (which is then never attached).
     func begin(_ makeBridge: () -> ConsentBridge) -> Bool {
-        guard bridge == nil else { return true }
-        guard let token = PresentationGate.shared.begin(owner: self) else { return false }
+        guard bridge == nil, let token = PresentationGate.shared.begin(owner: self) else { return false }
         self.token = token
+        lifecycle = ConsentPresentationLifecycle(closesItself: false)
+        perform(lifecycle.handle(.willPresent))
         let made = makeBridge()
         prewarmed = ConsentPrewarming.shared.take(
-            matching: made.configuration, trackingAuthorizer: made.trackingAuthorizer)
+            matching: made.configuration, store: made.store, trackingAuthorizer: made.trackingAuthorizer)
         let bridge = prewarmed?.bridge ?? made
+        // Until the sheet's controller takes over: nothing the bridge reports in between is lost.
+        bridge.delegate = self
         allowsDismissal = bridge.allowsInteractiveDismissal
         self.bridge = bridge
         return true
     }
 
-    /// The sheet's content appeared: the presentation holds the gate until it ends. A sheet that never appears
-    /// releases the gate after ``PresentationGate/confirmationTimeout``.
+    /// The sheet's content appeared.
     func confirm() {
-        shown = true
-        PresentationGate.shared.confirm(token)
+        perform(lifecycle.handle(.shown))
     }
 
-    /// `isPresented` went back to false without the sheet ever appearing (SwiftUI refused it): end the presentation
-    /// here, as no `onDismiss` will come.
-    func endIfNeverShown() {
-        if bridge != nil, !shown { end() }
+    /// The request was withdrawn: a sheet that never appeared is released here (SwiftUI calls no `onDismiss` for
+    /// it). Returns whether the presentation is over.
+    func withdraw() -> Bool {
+        guard lifecycle.phase == .presenting else { return false }
+        perform(lifecycle.handle(.presentationRefused))
+        clear()
+        return true
     }
 
-    /// Ends the presentation (the sheet is gone, whichever way it went).
-    func end() {
-        shown = false
-        bridge?.endPresentation()
-        PresentationGate.shared.end(token)
-        token = nil
+    /// The sheet is gone (`onDismiss`).
+    func sheetGone() {
+        perform(lifecycle.handle(.dismissed))
+        clear()
+    }
+
+    func bridge(_ bridge: ConsentBridge, didReceive event: ConsentBridgeEvent) {
+        guard bridge === self.bridge else { return }
+        prewarmed?.eventsBeforePresentation.append(event)
+        allowsDismissal = bridge.allowsInteractiveDismissal
+    }
+
+    private func perform(_ actions: [ConsentPresentationLifecycle.Action]) {
+        for action in actions {
+            switch action {
+            case .beginPresentation: bridge?.beginPresentation()
+            case .endPresentation: bridge?.endPresentation()
+            case .coverPresentation: bridge?.coverPresentation()
+            case .uncoverPresentation: bridge?.uncoverPresentation()
+            case .confirmGate: PresentationGate.shared.confirm(token)
+            case .releaseGate:
+                PresentationGate.shared.end(token)
+                token = nil
+            case .release:
+                bridge?.invalidate()
+                if let adapter = prewarmed?.webView {
+                    adapter.webView.removeFromSuperview()
+                    adapter.invalidate()
+                }
+            case .dismiss, .deliverOutcome:
+                break   // the sheet's controller closes it and delivers the outcome
+            }
+        }
+    }
+
+    private func clear() {
         bridge = nil
         prewarmed = nil
     }
@@ -83,29 +129,57 @@ struct ConsentPromptModifier: ViewModifier {
 
     func body(content: Content) -> some View {
         content
-            .onAppear { if isPresented { begin() } }
-            .onChange(of: isPresented) { presented in if presented { begin() } else { model.endIfNeverShown() } }
-            .sheet(isPresented: Binding(get: { isPresented && model.bridge != nil }, set: { isPresented = $0 }),
-                   onDismiss: { model.end() }) {
-                if let bridge = model.bridge {
-                    let handle: (ConsentBridgeEvent) -> Void = { event in
-                        model.allowsDismissal = bridge.allowsInteractiveDismissal
-                        onEvent(event)
-                        // An error stays on screen with its Close button; every other end closes the sheet.
-                        if case .uiFinished(let reason) = event, !reason.keepsErrorOnScreen { isPresented = false }
-                    }
-                    (model.prewarmed.map { ConsentWebView(prewarmed: $0, onEvent: handle, onFinish: onFinish) }
-                        ?? ConsentWebView(bridge: bridge, onEvent: handle, onFinish: onFinish))
-                    .closing { isPresented = false }
-                    .interactiveDismissDisabled(!model.allowsDismissal)
-                    .ignoresSafeArea(edges: .bottom)
-                    .onAppear { model.confirm() }
-                }
+            .onAppear { if isPresented { report(.requested) } }
+            .onChange(of: isPresented) { presented in report(presented ? .requested : .withdrawn) }
+            // A swipe sets the binding before the sheet is gone: withdrawn first, so that its onDismiss never
+            // finds it still requested.
+            .sheet(isPresented: Binding(get: { model.requests.showsSheet }, set: { shown in
+                       guard !shown else { return }
+                       isPresented = false
+                       report(.withdrawn)
+                   }),
+                   onDismiss: {
+                       model.sheetGone()
+                       report(.sheetGone)
+                   }) {
+                ConsentPromptSheet(
+                    model: model, onEvent: onEvent, onFinish: onFinish, close: { isPresented = false })
             }
     }
 
-    private func begin() {
-        if !model.begin(makeBridge) { isPresented = false }
+    private func report(_ fact: ConsentPromptRequests.Fact) {
+        for action in model.report(fact) {
+            switch action {
+            case .begin: report(model.begin(makeBridge) ? .began : .refused)
+            case .withdraw: if model.withdraw() { report(.sheetGone) }
+            case .clearRequest: isPresented = false
+            }
+        }
+    }
+}
+
+/// The sheet's content: observes the model, so that `interactiveDismissDisabled` follows the bridge on every event.
+private struct ConsentPromptSheet: View {
+    @ObservedObject var model: ConsentPromptModel
+    let onEvent: (ConsentBridgeEvent) -> Void
+    let onFinish: (ConsentOutcome) -> Void
+    let close: () -> Void
+
+    var body: some View {
+        if let bridge = model.bridge {
+            let handle: (ConsentBridgeEvent) -> Void = { [model] event in
+                model.allowsDismissal = bridge.allowsInteractiveDismissal
+                onEvent(event)
+                // An error stays on screen with its Close button; every other end closes the sheet.
+                if case .uiFinished(let reason) = event, !reason.keepsErrorOnScreen { close() }
+            }
+            (model.prewarmed.map { ConsentWebView(prewarmed: $0, onEvent: handle, onFinish: onFinish) }
+                ?? ConsentWebView(bridge: bridge, onEvent: handle, onFinish: onFinish))
+            .closing(close)
+            .interactiveDismissDisabled(!model.allowsDismissal)
+            .ignoresSafeArea(edges: .bottom)
+            .onAppear { model.confirm() }
+        }
     }
 }
 #endif

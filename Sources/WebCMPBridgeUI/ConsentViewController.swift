@@ -13,9 +13,19 @@ import WebCMPBridgeWebKit
 ///   says; when a dismissal is allowed and the user swipes the sheet away, the run ends with
 ///   ``UIFinishReason/dismissedByUser``. It takes the presentation controller's delegate only when UIKit presents the
 ///   controller itself: inside a SwiftUI sheet, `presentationController` is the sheet's, whose delegate is SwiftUI's.
+/// - It only reports what UIKit says happened to it — will present, refused, shown, covered, uncovered, removed from
+///   its parent, dismissed — to the core's `ConsentPresentationLifecycle`, which decides what the bridge, the
+///   presentation gate and ``onFinish`` get. A controller that disappears without being dismissed or removed from its
+///   parent (a tab switch, a screen pushed over it: embedded uses) is **covered**, not finished: the run goes on and
+///   the person can come back to it. Only a real dismissal (`isBeingDismissed` of itself or an ancestor, the
+///   presentation controller's `presentationControllerDidDismiss(_:)`) or a removal from its parent
+///   (`isMovingFromParent` of itself or an ancestor, `didMove(toParent: nil)`) ends it.
 /// - ``onFinish`` is called once the run is over **and** the controller is gone from the screen; a page that finishes
-///   while the presentation animation is still running is dismissed when the animation ends (UIKit ignores a
-///   dismissal during a transition).
+///   while the presentation animation is still running (or while the controller is covered) is dismissed once it
+///   shows (UIKit ignores a dismissal during a transition).
+/// - A presentation that never shows (refused by ``present(from:animated:)``) is released: its bridge is invalidated
+///   and its web view (a pre-warmed one leaves the window it waited in) released; make a new controller to try
+///   again. ``onFinish`` is not called.
 /// - Its own texts (loading, errors, the close button, accessibility labels) come from the target's String Catalog in
 ///   13 languages, in the CMP page's language when ``BridgeConfiguration/language`` is set, otherwise in the app's
 ///   preferred localization (``ConsentChromeText``). Errors show ``ConsentBridgeError/userFacingText``, never the
@@ -34,7 +44,9 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
     /// Called once with the run's outcome, after the UI is gone (and after App Tracking Transparency when enabled).
     public var onFinish: ((ConsentOutcome) -> Void)?
     /// Whether the controller dismisses itself when the page is finished (SwiftUI hosts manage that themselves).
-    public var dismissesItself = true
+    public var dismissesItself = true {
+        didSet { lifecycle.closesItself = dismissesItself }
+    }
 
     private let presentation: ConsentPresentation
     private let adapter: WKCMPWebView
@@ -46,11 +58,9 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
     /// sheet's binding.
     var onCloseRequest: (() -> Void)?
     private var gateToken: PresentationGate.Token?
-    private var presentationEnded = false
+    private var lifecycle = ConsentPresentationLifecycle()
     private var eventsBeforePresentation: [ConsentBridgeEvent] = []
-    private var dismissesWhenPresented = false
     private var outcome: ConsentOutcome?
-    private var deliveredOutcome = false
 
     /// Creates the controller; present it with ``present(from:animated:)`` to get double-presentation safety.
     public convenience init(bridge: ConsentBridge, presentation: ConsentPresentation = .sheet(.twoThirds)) {
@@ -147,9 +157,13 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
         let early = eventsBeforePresentation
         eventsBeforePresentation = []
         for event in early { bridge(bridge, didReceive: event) }
-        // A pre-warmed page may have become ready before anyone listened: read the state, not only the events.
-        if bridge.state == .ready { pageBecameReady() }
-        bridge.beginPresentation()
+        // A pre-warmed page may have become ready, or its run may have ended, before anyone listened: read the
+        // state, not only the events.
+        switch bridge.state {
+        case .ready: pageBecameReady()
+        case .finished, .invalidated: spinner.stopAnimating()
+        case .idle, .loading: break
+        }
         Task { @MainActor [weak self, bridge, adapter] in
             let outcome = await bridge.run(in: adapter)
             adapter.invalidate()
@@ -168,71 +182,101 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
 
     public override func viewDidAppear(_ animated: Bool) {
         super.viewDidAppear(animated)
-        PresentationGate.shared.confirm(gateToken)
-        if dismissesWhenPresented {
-            dismissesWhenPresented = false
-            dismiss(animated: ConsentChrome.animates)
-        }
+        report(.shown)
     }
 
     public override func viewDidDisappear(_ animated: Bool) {
         super.viewDidDisappear(animated)
-        if isBeingDismissed || isMovingFromParent || presentingViewController == nil {
-            endPresentation()
+        // `isBeingDismissed` and `isMovingFromParent` are meaningful inside viewWillDisappear/viewDidDisappear; an
+        // ancestor's count too (inside a SwiftUI sheet the presented controller is the sheet's hosting controller).
+        // Anything else is a covering: a tab switch, a push, a full-screen presentation over it.
+        let chain = sequence(first: self as UIViewController, next: \.parent)
+        if chain.contains(where: \.isBeingDismissed) {
+            report(.dismissed)
+        } else if chain.contains(where: \.isMovingFromParent) {
+            report(.removedFromParent)
+        } else {
+            report(.covered)
         }
     }
 
-    /// Presents the controller from `presenter` unless a CMP is already being presented, `presenter` is not in a
-    /// window, or it is busy presenting or being dismissed. Returns whether UIKit started the presentation.
+    public override func didMove(toParent parent: UIViewController?) {
+        super.didMove(toParent: parent)
+        if parent == nil { report(.removedFromParent) }
+    }
+
+    /// Presents the controller from `presenter` unless a CMP is already being presented, or UIKit's documented
+    /// preconditions do not hold: `presenter` in a window, not presenting, not being presented or dismissed, no
+    /// transition under way (`transitionCoordinator`), and this controller neither presented nor embedded (UIKit
+    /// raises for those). Returns whether UIKit was asked to present it.
     ///
-    /// UIKit does not raise when it refuses a presentation (it logs "whose view is not in the window hierarchy" or
-    /// "which is already presenting") and may not call the completion: so the refusal is checked before and after the
-    /// call (`presentingViewController` is set when a presentation starts), and the process-wide gate is released on
-    /// every path — a refused presentation, the completion, this controller's deallocation, or a confirmation that
-    /// never comes (``PresentationGate``).
+    /// UIKit does not raise when it refuses a presentation for other reasons (it logs "whose view is not in the window
+    /// hierarchy" or "which is already presenting"), and when it shows the controller is told only by the completion
+    /// handler ("called after the viewDidAppear(_:) method is called on the presented view controller"). So the result
+    /// is decided before the call; the presentation is confirmed by the completion or `viewDidAppear`; and the
+    /// process-wide gate is released on every path — a refused presentation, the dismissal, this controller's
+    /// deallocation, or a confirmation that never comes (``PresentationGate``). A refused controller is released:
+    /// make a new one to try again.
     @discardableResult
     public func present(from presenter: UIViewController, animated: Bool = true) -> Bool {
         guard presenter.viewIfLoaded?.window != nil, presenter.presentedViewController == nil,
-            !presenter.isBeingDismissed, !presenter.isBeingPresented, presentingViewController == nil,
+            !presenter.isBeingDismissed, !presenter.isBeingPresented, presenter.transitionCoordinator == nil,
+            presentingViewController == nil, parent == nil, lifecycle.phase == .idle,
             let token = PresentationGate.shared.begin(owner: self)
-        else { return false }
-        gateToken = token
-        presenter.present(self, animated: animated && ConsentChrome.animates) { [weak self] in
-            PresentationGate.shared.confirm(self?.gateToken)
-        }
-        guard presentingViewController != nil else {
-            PresentationGate.shared.end(token)
-            gateToken = nil
+        else {
+            report(.presentationRefused)
             return false
+        }
+        gateToken = token
+        report(.willPresent)
+        presenter.present(self, animated: animated && ConsentChrome.animates) { [weak self] in
+            self?.report(.shown)
         }
         return true
     }
 
-    private func endPresentation() {
-        guard !presentationEnded else { return }
-        presentationEnded = true
-        bridge.endPresentation()
-        PresentationGate.shared.end(gateToken)
-        gateToken = nil
-        deliverOutcomeIfDone()
+    /// Tells the lifecycle what happened and does what it answers.
+    private func report(_ fact: ConsentPresentationLifecycle.Fact) {
+        for action in lifecycle.handle(fact) {
+            switch action {
+            case .beginPresentation: bridge.beginPresentation()
+            case .endPresentation: bridge.endPresentation()
+            case .coverPresentation: bridge.coverPresentation()
+            case .uncoverPresentation: bridge.uncoverPresentation()
+            case .confirmGate: PresentationGate.shared.confirm(gateToken)
+            case .releaseGate:
+                PresentationGate.shared.end(gateToken)
+                gateToken = nil
+            case .dismiss:
+                if let onCloseRequest {
+                    onCloseRequest()
+                } else if presentingViewController != nil {
+                    dismiss(animated: ConsentChrome.animates)
+                }
+            case .release:
+                bridge.invalidate()
+                adapter.webView.removeFromSuperview()
+                adapter.invalidate()
+            case .deliverOutcome:
+                if let outcome { onFinish?(outcome) }
+            }
+        }
     }
 
     private func runEnded(_ outcome: ConsentOutcome) {
         self.outcome = outcome
-        deliverOutcomeIfDone()
+        report(.runEnded)
     }
 
-    /// ``onFinish`` once: after the run ended and the controller is off the screen.
-    private func deliverOutcomeIfDone() {
-        guard presentationEnded, !deliveredOutcome, let outcome else { return }
-        deliveredOutcome = true
-        onFinish?(outcome)
+    /// Tells the controller that its SwiftUI host removed it (`dismantleUIViewController`).
+    func hostRemoved() {
+        report(.removedFromParent)
     }
 
     // MARK: UIAdaptivePresentationControllerDelegate
 
     public func presentationControllerDidDismiss(_ presentationController: UIPresentationController) {
-        endPresentation()
+        report(.dismissed)
     }
 
     // MARK: ConsentBridgeDelegate
@@ -250,10 +294,8 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
         isModalInPresentation = !bridge.allowsInteractiveDismissal
         onEvent?(event)
         // An error stays on screen (with Close) until the person closes it; any other end closes the UI.
-        if case .uiFinished(let reason) = event, !(reason.keepsErrorOnScreen && !messageLabel.isHidden),
-            dismissesItself, presentingViewController != nil
-        {
-            if isBeingPresented { dismissesWhenPresented = true } else { dismiss(animated: ConsentChrome.animates) }
+        if case .uiFinished(let reason) = event {
+            report(.pageFinished(closes: !(reason.keepsErrorOnScreen && !messageLabel.isHidden)))
         }
     }
 
@@ -273,8 +315,7 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
     }
 
     private func closeAfterError() {
-        if let onCloseRequest { return onCloseRequest() }
-        if presentingViewController != nil { dismiss(animated: ConsentChrome.animates) }
+        report(.closeRequested)
     }
 }
 #endif

@@ -43,6 +43,13 @@ public struct ConsentWebView: UIViewControllerRepresentable {
 
     public func updateUIViewController(_ controller: ConsentViewController, context: Context) {}
 
+    /// SwiftUI removes the view (its sheet closed, the screen that held it is gone): the controller's presentation
+    /// ends as a removal from its parent ("Cleans up the presented UIKit view controller … in anticipation of their
+    /// removal": Apple's documentation of `dismantleUIViewController(_:coordinator:)`).
+    public static func dismantleUIViewController(_ controller: ConsentViewController, coordinator: ()) {
+        controller.hostRemoved()
+    }
+
     /// This view with `action` run when the person taps Close under an error.
     func closing(_ action: @escaping () -> Void) -> ConsentWebView {
         var copy = self

@@ -67,9 +67,10 @@ import Testing
         #expect(!prewarmer.isPrewarmed)
         #expect(released.count == 2)
 
-        // Taken views are never released by the prewarmer; its idle timer is cancelled.
+        // Taken and presented views are never released by the prewarmer; its idle timer is cancelled.
         prewarmer.prewarm(configuration: configuration, store: store) { FakeWebView() }
         let taken = try #require(prewarmer.take())
+        taken.bridge.beginPresentation()
         clock.advance(by: 120)
         prewarmer.didReceiveMemoryWarning()
         #expect(released.count == 2)
@@ -116,7 +117,76 @@ import Testing
         weakBridge = prewarmer.take()?.bridge
         prewarmer.prewarm(configuration: configuration, store: .inMemory()) { FakeWebView() }
         prewarmer.releasePrewarmed()
+        clock.advance(by: 10)   // the dropped bridge was never presented: released after its handover time
         #expect(weakBridge == nil)
         #expect(weakView == nil)
+    }
+
+    @Test func aTakenPageThatIsNeverPresentedIsReleasedAfterItsHandoverTime() throws {
+        var released: [FakeWebView] = []
+        let prewarmer = make { released.append($0) }
+        let store = ConsentStore.inMemory()
+        prewarmer.prewarm(configuration: configuration, store: store) { FakeWebView() }
+        let refused = try #require(prewarmer.take(matching: configuration, store: store))
+        clock.advance(by: 9.9)
+        #expect(released.isEmpty)
+        clock.advance(by: 0.1)   // the presentation was refused, or the sheet never appeared
+        #expect(released.count == 1 && released.first === refused.webView)
+        #expect(refused.bridge.state == .invalidated)
+        #expect(refused.webView.handlers.isEmpty)
+
+        prewarmer.prewarm(configuration: configuration, store: store) { FakeWebView() }
+        let shown = try #require(prewarmer.take(matching: configuration, store: store))
+        shown.bridge.beginPresentation()
+        clock.advance(by: 60)
+        #expect(released.count == 1)
+        #expect(shown.bridge.state != .invalidated)
+    }
+
+    @Test func aPageIsHandedOverOnlyForTheSameStoreAndCommitRules() {
+        let store = ConsentStore.inMemory()
+        let prewarmer = make()
+        prewarmer.prewarm(configuration: configuration, store: store) { FakeWebView() }
+        var sdkID = configuration
+        sdkID.cmpSDKID = 42
+        var applies = configuration
+        applies.gdprApplies = false
+        var version = configuration
+        version.cmpSDKVersion = 3
+        var vendors = configuration
+        vendors.missingDisclosedVendors = .refuse
+        var clears = configuration
+        clears.clearsConsentOnTimeout = true
+        for other in [sdkID, applies, version, vendors, clears] {
+            #expect(prewarmer.take(matching: other, store: store) == nil)
+        }
+        #expect(prewarmer.take(matching: configuration, store: .inMemory()) == nil)   // another storage
+        #expect(prewarmer.isPrewarmed)
+        #expect(prewarmer.take(matching: configuration, store: ConsentStore(storage: store.storage)) != nil)
+    }
+
+    @Test func aPageWithoutAWindowAtLaunchIsPlacedWhenASceneActivates() throws {
+        final class Scenes { var windows = 0; var placed: [FakeWebView] = [] }
+        let scenes = Scenes()   // no scene is in the foreground yet
+        let prewarmer = ConsentPrewarmer<FakeWebView>(
+            idleTimeout: 60, scheduler: clock.scheduler, release: { _ in },
+            place: { view in
+                guard scenes.windows > 0 else { return false }
+                scenes.placed.append(view)
+                return true
+            })
+        let store = ConsentStore.inMemory()
+        prewarmer.prewarm(configuration: configuration, store: store) { FakeWebView() }
+        #expect(prewarmer.isPrewarmed && !prewarmer.isPlaced)
+        prewarmer.sceneActivated()   // still no window
+        #expect(!prewarmer.isPlaced && scenes.placed.isEmpty)
+        scenes.windows = 1
+        prewarmer.sceneActivated()
+        #expect(prewarmer.isPlaced && scenes.placed.count == 1)
+        prewarmer.sceneActivated()   // placed once
+        #expect(scenes.placed.count == 1)
+        _ = try #require(prewarmer.take())
+        prewarmer.sceneActivated()   // nothing held: nothing to place
+        #expect(scenes.placed.count == 1 && !prewarmer.isPlaced)
     }
 }

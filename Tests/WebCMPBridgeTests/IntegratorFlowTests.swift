@@ -485,20 +485,23 @@ final class EventRecorder: ConsentBridgeDelegate {
         #expect(prewarmer.idleTimeout == 60)
         let configuration = BridgeConfiguration(cmpURL: IntegratorStrings.cmpURL, dialect: .gravito)
         let webView = FakeWebView()
+        let store = ConsentStore.inMemory()
         let prewarmed = prewarmer.prewarm(
-            configuration: configuration, store: .inMemory(), trackingAuthorizer: .unavailable) { webView }
+            configuration: configuration, store: store, trackingAuthorizer: .unavailable) { webView }
         #expect(prewarmed)
         #expect(webView.loadedURLs == [IntegratorStrings.cmpURL])
         webView.post("jsHandler", json: #"{"type":"CMP-loaded"}"#, origin: IntegratorStrings.cmpOrigin)
 
         var settings = configuration
         settings.mode = .settings
-        #expect(prewarmer.take(matching: settings) == nil, "a settings request never gets the first layer")
-        let taken = prewarmer.take(matching: configuration, trackingAuthorizer: .unavailable)
+        #expect(prewarmer.take(matching: settings, store: store) == nil, "a settings request never gets the first layer")
+        #expect(prewarmer.take(matching: configuration, store: .inMemory()) == nil, "another store")
+        let taken = prewarmer.take(matching: configuration, store: store, trackingAuthorizer: .unavailable)
         #expect(taken?.webView === webView)
         #expect(taken?.eventsBeforePresentation == [.uiReady(.gravito)])
         #expect(taken?.bridge.state == .ready)
         #expect(prewarmer.take() == nil, "handed over once")
+        taken?.bridge.beginPresentation()   // presented: the prewarmer never releases it
 
         // Released on a memory warning, on request, and after the idle time.
         let releases: [() -> Void] = [
@@ -509,6 +512,33 @@ final class EventRecorder: ConsentBridgeDelegate {
             release()
         }
         #expect(released.count == 3)
+    }
+
+    @Test func aPrewarmedPageWaitsForAWindowAndIsReleasedWhenTakenButNeverShown() {
+        let clock = ManualScheduler()
+        final class Windows { var ready = false; var placed = 0 }
+        let windows = Windows()   // launch: no foreground scene has a window yet
+        var released: [FakeWebView] = []
+        let prewarmer = ConsentPrewarmer<FakeWebView>(
+            idleTimeout: 60, handoverTimeout: 5, scheduler: clock.scheduler,
+            release: { released.append($0) },
+            place: { _ in
+                guard windows.ready else { return false }
+                windows.placed += 1
+                return true
+            })
+        #expect(prewarmer.handoverTimeout == 5)
+        let configuration = BridgeConfiguration(cmpURL: IntegratorStrings.cmpURL, dialect: .gravito)
+        let store = ConsentStore.inMemory()
+        prewarmer.prewarm(configuration: configuration, store: store) { FakeWebView() }
+        windows.ready = true
+        prewarmer.sceneActivated()
+        #expect(windows.placed == 1)
+        let taken = prewarmer.take(matching: configuration, store: store)
+        #expect(taken != nil)
+        clock.advance(by: 5)   // never presented
+        #expect(released.count == 1 && released.first === taken?.webView)
+        #expect(taken?.bridge.state == .invalidated)
     }
 
     @Test func anAdapterForAnotherWebView() throws {

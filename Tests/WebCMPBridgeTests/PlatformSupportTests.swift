@@ -99,6 +99,32 @@ import Testing
         #expect(gate.isPresenting)
         withExtendedLifetime(kept) {}
     }
+    /// A presentation UIKit showed later than the confirmation timeout (queued behind another transition) holds the
+    /// gate again when its confirmation comes, unless another presentation began meanwhile.
+    @MainActor @Test func aLateConfirmationHoldsTheGateAgainUnlessAnotherPresentationBegan() {
+        var now = Date(timeIntervalSince1970: 0)
+        let gate = PresentationGate(confirmationTimeout: 3, now: { now })
+        let owner = NSObject()
+        let late = gate.begin(owner: owner)
+        now += 5
+        #expect(!gate.isPresenting)
+        gate.confirm(late)   // UIKit's completion / viewDidAppear, after the timeout
+        #expect(gate.isPresenting)
+        #expect(gate.begin(owner: NSObject()) == nil)
+        gate.end(late)
+
+        let queued = gate.begin(owner: owner)
+        now += 5
+        let other = NSObject()
+        let next = gate.begin(owner: other)
+        #expect(next != nil)
+        gate.confirm(queued)   // too late: the gate is the other presentation's
+        gate.confirm(next)
+        gate.end(queued)
+        #expect(gate.isPresenting)
+        withExtendedLifetime(other) {}
+    }
+
     @Test func foundationBodiesConvertUnderLimits() throws {
         let body: [String: Any] = ["type": "save", "tcstring": "CQ", "n": NSNumber(value: 3), "flag": NSNumber(value: true),
                                    "list": [1, "a", NSNull()], "date": Date(timeIntervalSince1970: 1.5)]

@@ -164,9 +164,10 @@ import Testing
         let clock = ManualScheduler()
         let prewarmer = ConsentPrewarmer<FakeWebView>(idleTimeout: 600, scheduler: clock.scheduler)
         let configuration = BridgeConfiguration(cmpURL: Self.hosted, dialect: .gravito, readyTimeout: 10)
-        #expect(prewarmer.prewarm(configuration: configuration, store: .inMemory()) { FakeWebView() })
+        let store = ConsentStore.inMemory()
+        #expect(prewarmer.prewarm(configuration: configuration, store: store) { FakeWebView() })
         clock.advance(by: 60)   // off-screen and throttled: no timeout, no fallback, nothing stored
-        let taken = try #require(prewarmer.take(matching: configuration))
+        let taken = try #require(prewarmer.take(matching: configuration, store: store))
         #expect(taken.bridge.state == .loading)
         #expect(taken.eventsBeforePresentation.isEmpty)
         taken.bridge.beginPresentation()
@@ -180,23 +181,24 @@ import Testing
         let prewarmer = ConsentPrewarmer<FakeWebView>(scheduler: ManualScheduler().scheduler)
         let configuration = BridgeConfiguration(cmpURL: Self.hosted, dialect: .gravito)
         let authorizer = FakeTrackingAuthorizer().client
-        prewarmer.prewarm(configuration: configuration, store: .inMemory(), trackingAuthorizer: authorizer) {
+        let store = ConsentStore.inMemory()
+        prewarmer.prewarm(configuration: configuration, store: store, trackingAuthorizer: authorizer) {
             FakeWebView()
         }
         var settings = configuration
         settings.mode = .settings
-        #expect(prewarmer.take(matching: settings, trackingAuthorizer: authorizer) == nil)   // not the first layer
+        #expect(prewarmer.take(matching: settings, store: store, trackingAuthorizer: authorizer) == nil)   // not the first layer
         var other = configuration
         other.cmpURL = URL(string: "https://cmp.example.com/other.html")!
-        #expect(prewarmer.take(matching: other, trackingAuthorizer: authorizer) == nil)
+        #expect(prewarmer.take(matching: other, store: store, trackingAuthorizer: authorizer) == nil)
         var tracking = configuration
         tracking.tracking = .afterConsent()
-        #expect(prewarmer.take(matching: tracking, trackingAuthorizer: authorizer) == nil)
-        #expect(prewarmer.take(matching: configuration, trackingAuthorizer: FakeTrackingAuthorizer().client) == nil)
-        #expect(prewarmer.take(matching: configuration) == nil)   // .unavailable is another client
+        #expect(prewarmer.take(matching: tracking, store: store, trackingAuthorizer: authorizer) == nil)
+        #expect(prewarmer.take(matching: configuration, store: store, trackingAuthorizer: FakeTrackingAuthorizer().client) == nil)
+        #expect(prewarmer.take(matching: configuration, store: store) == nil)   // .unavailable is another client
         #expect(prewarmer.isPrewarmed)
         let copy = authorizer
-        #expect(prewarmer.take(matching: configuration, trackingAuthorizer: copy) != nil)
+        #expect(prewarmer.take(matching: configuration, store: store, trackingAuthorizer: copy) != nil)
         #expect(!prewarmer.isPrewarmed)
     }
 

@@ -14,7 +14,7 @@ enum MigrationSamples {
     static func showConsentIfNeeded(from presenter: UIViewController, configuration: BridgeConfiguration) {
         let store = ConsentStore.userDefaults()
         guard ConsentBridge.needsConsentUI(store: store, expiry: configuration.expiry) != nil else { return }
-        let controller = ConsentPrewarming.shared.take(matching: configuration)
+        let controller = ConsentPrewarming.shared.take(matching: configuration, store: store)
             .map { ConsentViewController(prewarmed: $0, presentation: .fullScreen) }
             ?? ConsentViewController(
                 bridge: ConsentBridge(configuration: configuration, store: store), presentation: .sheet(.half))

@@ -13,7 +13,7 @@ public struct TrackingAuthorizer: Sendable {
     /// before the alert was answered — comes from the web view's ``AppLifecycleEvent``s, not from this client.)
     public var waitUntilActive: @MainActor @Sendable () async -> Void
     /// Who made this client: copies share it, so that a pre-warmed bridge is handed only to a request with the same
-    /// client (``ConsentPrewarmer/take(matching:trackingAuthorizer:)``). Closures cannot be compared.
+    /// client (``ConsentPrewarmer/take(matching:store:trackingAuthorizer:)``). Closures cannot be compared.
     let identity = Identity()
 
     /// The identity of a ``TrackingAuthorizer``.

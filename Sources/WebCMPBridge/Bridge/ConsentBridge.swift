@@ -47,6 +47,9 @@ public final class ConsentBridge {
     /// Whether the machine's ``BridgeMachine/Effect/detach`` was performed: nothing is performed afterwards.
     private(set) var detached = false
     var continuations: [UUID: AsyncStream<ConsentBridgeEvent>.Continuation] = [:]
+    /// Whether a UI ever began presenting this bridge (``beginPresentation()``): a pre-warmed bridge handed over and
+    /// never presented is released (``ConsentPrewarmer``).
+    package internal(set) var wasPresented = false
 
     /// Creates a bridge.
     /// - Parameters:

@@ -63,17 +63,22 @@
   Object.defineProperty(window, '__webcmpSharing', { value: Object.freeze(sharing) });
 
   // Our own handshake (not Sourcepoint's: see ConsentSharing): webcmp.readyForConsent -> webcmp.loadConsent.
+  // The answer carries the stored consent strings, so it goes to the asking document's own origin and never to '*':
+  // a requester without a nameable origin (none, or 'null' for an opaque one) gets no answer, so that a frame that
+  // navigated to another document since it asked never receives it.
   var answerHandshake = function (event) {
     var data = event.data;
     var name = typeof data === 'string' ? data : (data && typeof data === 'object' ? data.name : null);
-    if (name !== 'webcmp.readyForConsent' || !event.source) { return; }
+    if (name !== 'webcmp.readyForConsent' || !event.source || typeof event.source.postMessage !== 'function') { return; }
+    var target = event.origin;
+    if (typeof target !== 'string' || target === '' || target === 'null') { return; }
     var consent = {};
     if (state.tcString) {
       consent.gdpr = { euconsent: state.tcString, addtlConsent: state.addtlConsent, gdprApplies: state.gdprApplies };
     }
     if (state.gppString) { consent.usnat = { gppString: state.gppString }; }
     if (state.uspString) { consent.ccpa = { uspstring: state.uspString }; }
-    try { event.source.postMessage({ name: 'webcmp.loadConsent', consent: consent }, event.origin || '*'); } catch (e) {}
+    try { event.source.postMessage({ name: 'webcmp.loadConsent', consent: consent }, target); } catch (e) {}
   };
 
   // The IAB cross-frame protocol, answered only while the native-backed function is the page's one (a page CMP that
