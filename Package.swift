@@ -14,6 +14,9 @@ let package = Package(
         .visionOS(.v1),
     ],
     products: [
+        // IAB consent in apps without the bridge: TC string, GPP, AC and US Privacy codecs, the IAB in-app keys, the
+        // consent transaction and the store (native apps, app extensions, ad-SDK teams).
+        .library(name: "IABInAppConsent", targets: ["IABInAppConsent"]),
         .library(name: "WebCMPBridge", targets: ["WebCMPBridge"]),
         .library(name: "WebCMPBridgeWebKit", targets: ["WebCMPBridgeWebKit"]),
         .library(name: "WebCMPBridgeUI", targets: ["WebCMPBridgeUI"]),
@@ -21,10 +24,17 @@ let package = Package(
         .executable(name: "webcmp", targets: ["webcmp"]),
     ],
     targets: [
+        // The lower half: knows nothing of web views, pages or dialects. Its privacy manifest declares the
+        // UserDefaults use of the store.
+        .target(
+            name: "IABInAppConsent",
+            resources: [.copy("PrivacyInfo.xcprivacy")]
+        ),
+        // The bridge: messages, dialects, the machine, JavaScript, sharing; re-exports IABInAppConsent.
         .target(
             name: "WebCMPBridge",
+            dependencies: ["IABInAppConsent"],
             resources: [
-                .copy("PrivacyInfo.xcprivacy"),
                 // One entry per script (they land at the bundle's top level): a copied folder named Resources
                 // would make Foundation treat the bundle as an old-style bundle with that folder as its resources.
                 .copy("JavaScript/Resources/tcf-forwarder.js"),
@@ -37,28 +47,30 @@ let package = Package(
         // Thin glue behind `#if canImport(WebKit)`; it builds empty elsewhere.
         .target(
             name: "WebCMPBridgeWebKit",
-            dependencies: ["WebCMPBridge"]
+            dependencies: ["WebCMPBridge", "IABInAppConsent"]
         ),
         // UIKit and SwiftUI presentation; re-exports the two targets below it. Its chrome texts are a String Catalog
         // (13 languages; Xcode compiles it, SwiftPM on Linux copies it and the core's tests check it).
         .target(
             name: "WebCMPBridgeUI",
-            dependencies: ["WebCMPBridge", "WebCMPBridgeWebKit"],
+            dependencies: ["WebCMPBridge", "WebCMPBridgeWebKit", "IABInAppConsent"],
             resources: [.process("Resources")]
         ),
         // Test doubles for integrators: a web view that reports events in WKWebView's order, a manual clock, an App
         // Tracking Transparency client. Foundation only; link it from test targets.
         .target(
             name: "WebCMPBridgeTesting",
-            dependencies: ["WebCMPBridge"]
+            dependencies: ["WebCMPBridge", "IABInAppConsent"]
         ),
+        // Command-line parsing shared by `webcmp` and `webcmp-host`; no library product links it.
+        .target(name: "WebCMPToolSupport", dependencies: ["IABInAppConsent"]),
         .executableTarget(
             name: "webcmp",
-            dependencies: ["WebCMPBridge"]
+            dependencies: ["WebCMPBridge", "IABInAppConsent", "WebCMPToolSupport"]
         ),
         .testTarget(
             name: "WebCMPBridgeTests",
-            dependencies: ["WebCMPBridge", "WebCMPBridgeTesting"],
+            dependencies: ["WebCMPBridge", "IABInAppConsent", "WebCMPBridgeTesting", "WebCMPToolSupport"],
             resources: [.copy("Fixtures")]
         ),
     ],
@@ -82,18 +94,18 @@ if includesWebKitGTKHost() {
         ),
         .target(
             name: "WebCMPHostGTK",
-            dependencies: ["CWebKitGTK", "WebCMPBridge"],
+            dependencies: ["CWebKitGTK", "WebCMPBridge", "IABInAppConsent"],
             path: "Hosts/Linux/Sources/WebCMPHostGTK"
         ),
         .executableTarget(
             name: "webcmp-host",
-            dependencies: ["WebCMPHostGTK", "WebCMPBridge"],
+            dependencies: ["WebCMPHostGTK", "WebCMPBridge", "IABInAppConsent", "WebCMPToolSupport"],
             path: "Hosts/Linux/Sources/webcmp-host"
         ),
         // Real WebKit under a display: scripts/test-e2e runs it under Xvfb; other `swift test` runs skip it.
         .testTarget(
             name: "WebCMPHostTests",
-            dependencies: ["WebCMPBridge"],
+            dependencies: ["WebCMPBridge", "IABInAppConsent"],
             path: "Hosts/Linux/Tests/WebCMPHostTests",
             exclude: ["Pages", "Support"]
         ),

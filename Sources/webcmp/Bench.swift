@@ -1,5 +1,6 @@
 import Foundation
 import WebCMPBridge
+import WebCMPToolSupport
 
 /// `webcmp bench`: decode and decode + key mapping of ~1,000-vendor TC strings (bitfield and range encodings)
 /// against the cheapest possible pass over the same string (a minimal byte-loop base64url decode), the parse of a

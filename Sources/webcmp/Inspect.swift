@@ -1,5 +1,6 @@
 import Foundation
 import WebCMPBridge
+import WebCMPToolSupport
 
 /// `webcmp inspect`: the decoded fields and the exact in-app keys for the given consent strings, computed by the same
 /// ``ConsentCommit`` as the bridge, so that it prints exactly what the bridge would store and refuses what the bridge

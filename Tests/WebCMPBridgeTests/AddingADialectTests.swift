@@ -4,6 +4,7 @@
 // and here.
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 // MARK: The article's samples

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebCMPBridgeTesting
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// The app's lifecycle through the public surface: ``FakeWebView`` reports UIKit's notifications in their order

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// The generic dialect with GPP-only (US) CMPs, US Privacy from `__uspapi`, readiness from a CMP that answers, and

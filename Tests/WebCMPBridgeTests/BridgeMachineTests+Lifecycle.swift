@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// The app's lifecycle and a covered UI (`BridgeMachine.swift`, "Timers" and "The app's lifecycle"): the page's time

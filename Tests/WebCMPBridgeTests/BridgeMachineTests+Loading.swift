@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// Load events and navigation decisions (`BridgeMachine+Loading.swift`): events of replaced loads, the kinds of load

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// Messages from the page (`BridgeMachine+Messages.swift`): the frame, origin and body checks, dialect detection,

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// Privacy settings (`BridgeMachine+Settings.swift`): on a dialect that reports its UI the opener's calls are judged

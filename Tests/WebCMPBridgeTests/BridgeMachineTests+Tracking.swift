@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// The presentation and App Tracking Transparency (`BridgeMachine.swift`): a UI dismissed by the user, a pre-warmed

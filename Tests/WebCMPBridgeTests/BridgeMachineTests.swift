@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// Table tests of ``BridgeMachine``: every transition is a row of inputs → the exact effects of the last input and the

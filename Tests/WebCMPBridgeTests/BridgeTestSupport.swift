@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// TC strings built with our encoder from explicit models, so each test states the choices it expects.

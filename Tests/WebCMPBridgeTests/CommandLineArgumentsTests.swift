@@ -1,5 +1,7 @@
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
+@testable import WebCMPToolSupport
 
 /// The one command-line parser of `webcmp` and `webcmp-host`: options among positional arguments, both value forms,
 /// repeatable options, and one-line usage errors that quote what the command line said.

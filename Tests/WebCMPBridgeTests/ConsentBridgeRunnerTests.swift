@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// ``ConsentBridge`` as the runner of ``BridgeMachine``: it owns every timer and task it starts, and after

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// Issue 23: the chrome's texts — the String Catalog of `WebCMPBridgeUI` has every key of ``ConsentChromeText`` in

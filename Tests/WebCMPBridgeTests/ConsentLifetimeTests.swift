@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// Privacy settings on demand, programmatic reject-all/withdraw, QA reset, migration and the summary's US signals

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// Table tests of ``ConsentPresentationLifecycle``: every fact in every phase, then the sequences UIKit and SwiftUI

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// Table tests of ``ConsentPromptRequests``: every fact from every sheet state, requested or not.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// `ConsentStore.changes()` and `didChangeNotification`: each storage has its own stream, stores of one storage

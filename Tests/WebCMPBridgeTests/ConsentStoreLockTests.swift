@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// The identity of a storage (`KeyValueStorage.Identity`) and the lock it gives ``ConsentStore``: one per storage,

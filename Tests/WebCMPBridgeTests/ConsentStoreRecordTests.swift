@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// How the bridge's own record is stored: JSON text, non-TCF data under its own key, the launch-time read path.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// Store tests, each run against the in-memory storage and against real `UserDefaults` (a unique suite per test).

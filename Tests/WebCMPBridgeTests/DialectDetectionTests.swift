@@ -1,4 +1,5 @@
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// ``DialectDetection`` as a table: configured or automatic, the sequence of messages, and each verdict.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// Issue 24: TCF 2.3 requires the DisclosedVendors segment in TC strings created on or after 2026-02-28. Strings are

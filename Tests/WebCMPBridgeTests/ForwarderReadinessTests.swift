@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// The TCF/GPP forwarder in Node against fake pages: "ready" only once a CMP answers `ping` as loaded, GPP-only pages,

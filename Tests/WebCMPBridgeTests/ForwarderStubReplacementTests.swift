@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// Issue 22, item 3: CMPs that load the IAB stub first and replace `window.__tcfapi` later, and CMPs for which GDPR

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// The length rule of GPP US sections (issue 22, "GPP strings from deployed encoders"): a section is read with the

@@ -1,4 +1,5 @@
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// Properties of the mapping over random TC strings (models from the codec tests' seeded generator, encoded, then

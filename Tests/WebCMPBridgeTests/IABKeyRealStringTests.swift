@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// Mapping of real TC/GPP strings (fixture `keys-real-strings.json`) through the public API and the decoder.

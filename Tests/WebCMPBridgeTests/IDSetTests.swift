@@ -1,4 +1,5 @@
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 @Suite struct IDSetTests {

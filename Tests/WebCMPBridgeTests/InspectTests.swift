@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// Runs the built `webcmp` executable (next to the test bundle) and checks its output contract.

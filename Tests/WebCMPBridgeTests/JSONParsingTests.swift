@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// The bounded JSON parser that reads every message body a page posts as text.
@@ -51,26 +52,26 @@ import Testing
 
     @Test func malformedStringsAreTypedErrors() {
         for json in [#""abc"#, #""a\"#, #""\x""#, #""\u12""#, #""\u12g4""#, "\"a\u{01}b\"", "\"\n\""] {
-            #expect(throws: InboundMessageError.self, "\(json)") { try JSONValue(parsing: json) }
+            #expect(throws: JSONInputError.self, "\(json)") { try JSONValue(parsing: json) }
         }
     }
 
     @Test func limitsAreEnforcedWithTypedErrors() throws {
         let limits = JSONLimits(maximumBytes: 1 << 20, maximumDepth: 8, maximumStringBytes: 16, maximumElements: 4)
-        #expect(throws: InboundMessageError.stringTooLong(bytes: 17, limit: 16)) {
+        #expect(throws: JSONInputError.stringTooLong(bytes: 17, limit: 16)) {
             try JSONValue(parsing: "\"" + String(repeating: "a", count: 17) + "\"", limits: limits)
         }
         // Escapes count by the UTF-8 bytes they decode to: no way around the string cap.
-        #expect(throws: InboundMessageError.self) {
+        #expect(throws: JSONInputError.self) {
             try JSONValue(parsing: "\"" + String(repeating: "\\u00e9", count: 9) + "\"", limits: limits)
         }
         #expect(try JSONValue(parsing: "\"" + String(repeating: "\\u00e9", count: 8) + "\"", limits: limits)
             == .string(String(repeating: "é", count: 8)))
-        #expect(throws: InboundMessageError.tooDeep(limit: 8)) {
+        #expect(throws: JSONInputError.tooDeep(limit: 8)) {
             try JSONValue(parsing: String(repeating: "[", count: 9) + String(repeating: "]", count: 9), limits: limits)
         }
-        #expect(throws: InboundMessageError.self) { try JSONValue(parsing: "[1,2,3,4,5]", limits: limits) }
-        #expect(throws: InboundMessageError.tooLarge(bytes: 12, limit: 10)) {
+        #expect(throws: JSONInputError.self) { try JSONValue(parsing: "[1,2,3,4,5]", limits: limits) }
+        #expect(throws: JSONInputError.tooLarge(bytes: 12, limit: 10)) {
             try JSONValue(parsing: "\"0123456789\"", limits: JSONLimits(maximumBytes: 10))
         }
         #expect(try JSONValue(parsing: "\"" + String(repeating: "a", count: 16) + "\"", limits: limits)
@@ -82,5 +83,26 @@ import Testing
         #expect(value["__proto__"] == .object(["x": .number(1)]))
         #expect(value["constructor"] == .string("c"))
         #expect(value["k"] == .number(2))
+    }
+}
+
+/// A page's message refused by the parser reaches the bridge as the ``InboundMessageError`` of the same name.
+@Suite struct JSONRefusalAsMessageErrorTests {
+    @Test(arguments: [
+        (JSONInputError.tooLarge(bytes: 12, limit: 10), InboundMessageError.tooLarge(bytes: 12, limit: 10)),
+        (.tooDeep(limit: 8), .tooDeep(limit: 8)),
+        (.stringTooLong(bytes: 17, limit: 16), .stringTooLong(bytes: 17, limit: 16)),
+        (.tooManyElements(count: 5, limit: 4), .tooManyElements(count: 5, limit: 4)),
+        (.malformedJSON(reason: "x", offset: 3), .malformedJSON(reason: "x", offset: 3)),
+        (.unsupportedValue("NSObject"), .unsupportedValue("NSObject")),
+    ])
+    func everyParserRefusalKeepsItsCase(_ refusal: JSONInputError, _ expected: InboundMessageError) {
+        #expect(InboundMessageError(refusal) == expected)
+    }
+
+    @Test func aMessageOverTheLimitsIsAnInboundMessageError() {
+        #expect(throws: InboundMessageError.tooLarge(bytes: 12, limit: 10)) {
+            try JSONValue.message(parsing: "\"0123456789\"", limits: JSONLimits(maximumBytes: 10))
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// The decisions the Apple glue delegates to the core.
@@ -136,9 +137,9 @@ import Testing
         #expect(value["date"] == .number(1500))
         var deep: Any = "x"
         for _ in 0..<100 { deep = [deep] }
-        #expect(throws: InboundMessageError.tooDeep(limit: 32)) { try JSONValue(foundation: deep) }
-        #expect(throws: InboundMessageError.self) { try JSONValue(foundation: ["s": String(repeating: "a", count: 70_000)]) }
-        #expect(throws: InboundMessageError.self) { try JSONValue(foundation: NSObject()) }
-        #expect(throws: InboundMessageError.self) { try JSONValue(foundation: [1: "non-string key"]) }
+        #expect(throws: JSONInputError.tooDeep(limit: 32)) { try JSONValue(foundation: deep) }
+        #expect(throws: JSONInputError.self) { try JSONValue(foundation: ["s": String(repeating: "a", count: 70_000)]) }
+        #expect(throws: JSONInputError.self) { try JSONValue(foundation: NSObject()) }
+        #expect(throws: JSONInputError.self) { try JSONValue(foundation: [1: "non-string key"]) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// ``PrewarmPlacement``: where a pre-warmed web view waits, from the scenes the app has.

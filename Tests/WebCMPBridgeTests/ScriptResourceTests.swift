@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// The `.js` resources of the core and the scripts built from them, run in Node against a fake page.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// Issue 22, items 1 and 2: privacy settings are open only on evidence; refusals, exceptions, missing functions and

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// The sharing script and the page's iframes, run in Node: the script runs in the main frame only and answers frames

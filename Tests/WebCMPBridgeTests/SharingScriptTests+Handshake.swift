@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// The `webcmp.readyForConsent` → `webcmp.loadConsent` handshake carries the stored consent strings: it is answered to

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// The native-backed `__uspapi` of the sharing script (USP API v1.0, `getUSPData`), run in Node.

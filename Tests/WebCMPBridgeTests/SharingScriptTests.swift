@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 @Suite struct SharingScriptTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// Seeding the stored consent into a content page's first-party storage: origin gating, main frame only, presets,

@@ -1,4 +1,5 @@
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// What the package's tools take from the core instead of keeping copies: the JSON form of stored keys and the rule

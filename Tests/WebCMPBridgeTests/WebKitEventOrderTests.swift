@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// The iOS run-time defects (issue 20), each driven through ``FakeWebView``, which reports events in `WKWebView`'s

@@ -64,11 +64,11 @@ public struct BridgeConfiguration: Sendable {
     public var fallback: FallbackPage?
     /// What happens when the page saves a TC string that TCF 2.3 requires to carry the DisclosedVendors segment
     /// (created on or after 2026-02-28) and it does not — a CMP page that was never updated for TCF 2.3. Default
-    /// ``MissingDisclosedVendorsPolicy/warn``: the consent is stored and a ``ConsentBridgeEvent/diagnostic(_:)``
+    /// ``IABInAppConsent/MissingDisclosedVendorsPolicy/warn``: the consent is stored and a ``ConsentBridgeEvent/diagnostic(_:)``
     /// names the rule (refusing would leave the user's choice unrecorded and the app without consent).
-    /// ``MissingDisclosedVendorsPolicy/refuse``: nothing is stored and the save fails with
+    /// ``IABInAppConsent/MissingDisclosedVendorsPolicy/refuse``: nothing is stored and the save fails with
     /// ``ConsentBridgeError/missingDisclosedVendors(created:)``. The IAB source and the exact reading:
-    /// ``MissingDisclosedVendorsPolicy``.
+    /// ``IABInAppConsent/MissingDisclosedVendorsPolicy``.
     public var missingDisclosedVendors: MissingDisclosedVendorsPolicy = .warn
 
     /// Creates a configuration.

@@ -22,7 +22,7 @@ public struct BridgeScheduler: Sendable {
         self.schedule = schedule
     }
 
-    /// The calendar date (`Date()`) for ``now``, and `Task.sleep(nanoseconds:)` for delays. The delays are not
+    /// The calendar date (`Date()`) for `now`, and `Task.sleep(nanoseconds:)` for delays. The delays are not
     /// wall-clock time: Swift's runtime hands them to Dispatch as a deadline on a monotonic clock
     /// (`swift_dispatchEnqueueWithDeadline` in the runtime's `DispatchGlobalExecutor.cpp`), so a change of the device's
     /// clock does not move them, and they keep counting while iOS has the app suspended. The bridge does not take

@@ -54,7 +54,7 @@ public final class ConsentBridge {
     /// Creates a bridge.
     /// - Parameters:
     ///   - configuration: the CMP page and policies.
-    ///   - store: where consent is stored (``ConsentStore/userDefaults(suiteName:)`` in apps).
+    ///   - store: where consent is stored (``IABInAppConsent/ConsentStore/userDefaults(suiteName:)`` in apps).
     ///   - scheduler: time; ``BridgeScheduler/live`` in apps.
     ///   - trackingAuthorizer: App Tracking Transparency; used only when ``BridgeConfiguration/tracking`` enables it.
     public init(

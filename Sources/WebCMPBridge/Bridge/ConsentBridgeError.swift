@@ -15,13 +15,13 @@ public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertib
     case unexpectedDialect(handler: String, expected: CMPDialect)
     /// The save's consent was refused (a TC string that cannot be decoded, IsServiceSpecific = 0, a bad AC, GPP or
     /// US Privacy string, no consent at all); nothing was written. An undecodable TC string is
-    /// `.invalidConsent(.invalidMapping(.invalidTCString(error)))` with the decoder's ``TCStringError``, and has the
+    /// `.invalidConsent(.invalidMapping(.invalidTCString(error)))` with the decoder's ``IABInAppConsent/TCStringError``, and has the
     /// code ``Code/invalidTCString``.
     case invalidConsent(ConsentCommitError)
     /// The save's TC string, created at `created` (on or after 2026-02-28), has no DisclosedVendors segment, which
     /// TCF 2.3 requires, and ``BridgeConfiguration/missingDisclosedVendors`` is
-    /// ``MissingDisclosedVendorsPolicy/refuse``; nothing was written. With the default policy the consent is stored
-    /// and a diagnostic is reported instead. The CMP page needs an update (see ``MissingDisclosedVendorsPolicy``).
+    /// ``IABInAppConsent/MissingDisclosedVendorsPolicy/refuse``; nothing was written. With the default policy the consent is stored
+    /// and a diagnostic is reported instead. The CMP page needs an update (see ``IABInAppConsent/MissingDisclosedVendorsPolicy``).
     case missingDisclosedVendors(created: Date)
     /// Writing to storage failed; the previous consent stays.
     case storageFailed(ConsentStoreError)
@@ -39,7 +39,7 @@ public enum ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertib
 
     /// Stable machine-readable codes (their raw values appear in logs and in `webcmp-host --json`). Each names the case
     /// of the same name, except `invalidTCString`: an ``ConsentBridgeError/invalidConsent(_:)`` whose TC string cannot
-    /// be decoded (``IABMappingError/invalidTCString(_:)``), kept apart from other refusals because it means the page
+    /// be decoded (``IABInAppConsent/IABMappingError/invalidTCString(_:)``), kept apart from other refusals because it means the page
     /// produced a broken string.
     public enum Code: String, Sendable, Hashable, CaseIterable {
         case timeout, invalidMessage, forbiddenOrigin, notMainFrame, unexpectedDialect, invalidTCString

@@ -36,7 +36,7 @@ public struct ConsentChromeText: RawRepresentable, Sendable, Hashable, CaseItera
     public static let errorNotSaved = ConsentChromeText(rawValue: "error.notSaved")
     /// Storage failed.
     public static let errorNotStored = ConsentChromeText(rawValue: "error.notStored")
-    /// A save was refused because the CMP page writes strings TCF 2.3 no longer allows (``MissingDisclosedVendorsPolicy``).
+    /// A save was refused because the CMP page writes strings TCF 2.3 no longer allows (``IABInAppConsent/MissingDisclosedVendorsPolicy``).
     public static let errorPageOutdated = ConsentChromeText(rawValue: "error.pageOutdated")
     /// The tracking permission could not be requested.
     public static let errorTracking = ConsentChromeText(rawValue: "error.tracking")

@@ -11,7 +11,7 @@ public struct ConsentExpiryPolicy: Sendable, Hashable {
     public var currentConfigVersion: String?
     /// The lowest acceptable `TcfPolicyVersion`; stored TC strings below it are renewed. Default 4 (TCF 2.2).
     public var minimumPolicyVersion: Int?
-    /// Whether consent the user gave on the app's bundled fallback page (``ConsentSource/fallbackPage``) asks for the
+    /// Whether consent the user gave on the app's bundled fallback page (``IABInAppConsent/ConsentSource/fallbackPage``) asks for the
     /// hosted page again (``ConsentRenewalReason/hostedPageNotShown``), so that the publisher's current texts and
     /// vendor list eventually apply. Default `true`. Ask ``ConsentBridge/needsConsentUI(store:expiry:now:migration:)``
     /// at launch and when the network becomes reachable again.

@@ -12,7 +12,7 @@ import Foundation
 /// - there is at most one pre-warmed view: a second call keeps the first;
 /// - ``take(matching:store:trackingAuthorizer:)`` hands the bridge and its web view over to the UI, which then owns
 ///   them, only when the UI asks for the same request: the same store (the same storage,
-///   ``KeyValueStorage/Identity``), the same URL, mode (a settings request never gets the first layer), dialect,
+///   ``IABInAppConsent/KeyValueStorage/Identity``), the same URL, mode (a settings request never gets the first layer), dialect,
 ///   origins, fallback, timeouts, tracking policy and tracking client, and the same commit rules (``BridgeConfiguration/cmpSDKID``,
 ///   ``BridgeConfiguration/cmpSDKVersion``, ``BridgeConfiguration/gdprApplies``, expiry, migration, limits, the
 ///   disclosed-vendors policy, dismissal, links, settings opener): a page pre-warmed for other rules would store

@@ -27,7 +27,7 @@ struct MessageFields: Sendable {
         case nil, .null?: return nil
         case .object(let nested)?: return MessageFields(nested, prefix: prefix + name + ".", limits: limits)
         case .string(let text)?:
-            guard case .object(let nested) = try JSONValue(parsing: text, limits: limits) else {
+            guard case .object(let nested) = try JSONValue.message(parsing: text, limits: limits) else {
                 throw .invalidField(prefix + name, expected: expected)
             }
             return MessageFields(nested, prefix: prefix + name + ".", limits: limits)

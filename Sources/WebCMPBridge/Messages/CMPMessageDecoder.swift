@@ -19,8 +19,8 @@ struct CMPMessageDecoder: Sendable {
     /// Validates a raw body under ``limits``: JSON text is parsed, Foundation objects are converted.
     func value(of body: ScriptMessageBody) throws(InboundMessageError) -> JSONValue {
         switch body {
-        case .json(let text): return try JSONValue(parsing: text, limits: limits)
-        case .foundation(let object): return try JSONValue(foundation: object, limits: limits)
+        case .json(let text): return try JSONValue.message(parsing: text, limits: limits)
+        case .foundation(let object): return try JSONValue.message(foundation: object, limits: limits)
         }
     }
 
@@ -45,7 +45,7 @@ struct CMPMessageDecoder: Sendable {
         switch body {
         case .object(let members): return MessageFields(members, limits: limits)
         case .string(let text):
-            guard case .object(let members) = try JSONValue(parsing: text, limits: limits) else { throw .notAnObject }
+            guard case .object(let members) = try JSONValue.message(parsing: text, limits: limits) else { throw .notAnObject }
             return MessageFields(members, limits: limits)
         default: throw .notAnObject
         }

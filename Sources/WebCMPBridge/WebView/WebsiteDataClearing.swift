@@ -29,10 +29,10 @@ public struct WebsiteDataClearing: Sendable {
 }
 
 extension ConsentBridge {
-    /// Resets consent for QA: ``ConsentStore/clearAll()`` and the CMP page's own website data for the configured
+    /// Resets consent for QA: ``IABInAppConsent/ConsentStore/clearAll()`` and the CMP page's own website data for the configured
     /// origins (``BridgeConfiguration/allowedOrigins``, by default the CMP URL's), so the next run is a first run in
     /// the app and in the page. Consent a previous SDK left in `UserDefaults` is not adopted again
-    /// (``ConsentStore/migrationCheckedKey`` stays).
+    /// (``IABInAppConsent/ConsentStore/migrationCheckedKey`` stays).
     public static func resetForQA(
         store: ConsentStore, configuration: BridgeConfiguration, websiteData: WebsiteDataClearing
     ) async {

@@ -1,4 +1,5 @@
 import Foundation
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 @_exported import WebCMPBridgeTesting
 

@@ -1,4 +1,5 @@
 import Foundation
+@testable import IABInAppConsent
 @testable import WebCMPBridge
 
 /// The JSON fixtures of `Tests/WebCMPBridgeTests/Fixtures`, decoded.

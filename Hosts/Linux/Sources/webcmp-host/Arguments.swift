@@ -1,5 +1,6 @@
 import Foundation
 import WebCMPBridge
+import WebCMPToolSupport
 import WebCMPHostGTK
 
 /// What the command line asks for (see ``usage``), read by the package's one command-line parser

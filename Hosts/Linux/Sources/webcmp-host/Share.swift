@@ -1,5 +1,6 @@
 import Foundation
 import WebCMPBridge
+import WebCMPToolSupport
 import WebCMPHostGTK
 
 /// `webcmp-host share URL --state DIR [--content-origin ORIGIN …] [--preset NAME …] [--seed STORAGE:NAME:VALUE …]

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebCMPBridge
+import WebCMPToolSupport
 
 /// `webcmp-host check --screenshot DIR [--size WxH]` on SampleHost (EU/Gravito and US/GPP mode) in real WebKit: four
 /// PNG files of the requested size (read from their IHDR header), light and dark different, the page itself saw the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebCMPBridge
+import WebCMPToolSupport
 
 /// Consent sharing into content pages in real WebKit (`webcmp-host share`): pages that run their own TCF (and GPP)
 /// CMP adopt the seeded consent and show no banner; other origins get nothing; pages without a CMP get the

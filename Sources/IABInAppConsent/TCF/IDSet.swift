@@ -20,7 +20,7 @@ public struct IDSet: Sendable, Hashable {
     internal private(set) var words: [UInt64]
 
     /// The largest id a TCF field can carry (16-bit vendor ids).
-    static let maximumID = 65_535
+    package static let maximumID = 65_535
 
     /// An empty set.
     public init() {

@@ -126,7 +126,7 @@ public struct ConsentStore: Sendable {
     /// The stored record, or `nil` when there is none or the stored data cannot be decoded.
     ///
     /// - Parameter includingNonTCFData: `false` skips reading the CMP's non-TCF data (``ConsentRecord/nonTCFData`` is
-    ///   then `nil`): enough for launch-time decisions such as ``ConsentExpiryPolicy``, and faster when the data is
+    ///   then `nil`): enough for launch-time decisions such as `ConsentExpiryPolicy`, and faster when the data is
     ///   large.
     public func record(includingNonTCFData: Bool = true) -> ConsentRecord? {
         let keys = includingNonTCFData ? [ConsentStore.recordKey, ConsentStore.nonTCFDataKey] : [ConsentStore.recordKey]

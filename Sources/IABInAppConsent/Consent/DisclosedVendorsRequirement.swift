@@ -34,13 +34,13 @@ import Foundation
 /// **What the kit does.** By default (``MissingDisclosedVendorsPolicy/warn``) the consent is still stored and a
 /// diagnostic names the rule: refusing it would leave the user's choice unrecorded, the app without any consent, and
 /// the user asked again by a page that cannot produce anything else. ``MissingDisclosedVendorsPolicy/refuse`` makes it
-/// an error for teams that want to enforce TCF 2.3 (``ConsentBridgeError/missingDisclosedVendors(created:)``);
+/// an error for teams that want to enforce TCF 2.3 (`ConsentBridgeError/missingDisclosedVendors(created:)`);
 /// nothing is then written.
 public enum MissingDisclosedVendorsPolicy: String, Sendable, Hashable, CaseIterable {
     /// Store the consent and report a diagnostic naming the rule (the default).
     case warn
     /// Refuse the consent: nothing is stored, and the save fails with
-    /// ``ConsentBridgeError/missingDisclosedVendors(created:)``.
+    /// `ConsentBridgeError/missingDisclosedVendors(created:)`.
     case refuse
 }
 
@@ -63,7 +63,7 @@ extension TCString {
 }
 
 /// The texts that name the rule, shared by the diagnostic, the errors and the tools.
-enum DisclosedVendorsRule {
+package enum DisclosedVendorsRule {
     /// The rule in one sentence, with its source.
     static let statement = "TCF 2.3 requires the DisclosedVendors segment in every TC string created on or after "
         + "2026-02-28 (IAB Tech Lab, Consent string and vendor list formats v2, \"TC String Format\")"
@@ -76,7 +76,7 @@ enum DisclosedVendorsRule {
     }
 
     /// What is wrong with a string created at `created`.
-    static func finding(created: Date) -> String {
+    package static func finding(created: Date) -> String {
         "the TC string (created \(day(created))) has no DisclosedVendors segment; " + statement
     }
 

@@ -1,7 +1,7 @@
 /// Caps applied to everything a web page posts, before any of it is interpreted.
 ///
 /// A hostile page can post a body of any size and shape; these limits turn "too big" and "too deep" into a typed
-/// ``InboundMessageError`` instead of memory pressure or a stack overflow.
+/// `JSONInputError` instead of memory pressure or a stack overflow.
 public struct JSONLimits: Sendable, Hashable {
     /// The largest accepted body, in UTF-8 bytes of its JSON text. Default 256 KiB.
     public var maximumBytes: Int

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Adopting the consent a previous CMP SDK left in `UserDefaults`, so that an app switching to WebCMPBridge does not
-/// ask every user again (``BridgeConfiguration/migration``; run by ``ConsentBridge/needsConsentUI(store:expiry:now:migration:)``
+/// ask every user again (`BridgeConfiguration/migration`; run by `ConsentBridge/needsConsentUI(store:expiry:now:migration:)`
 /// before it reads the stored record).
 ///
 /// It runs once per store: when no record is stored and the migration was not checked before. The adopted string is

@@ -296,7 +296,7 @@ extension IABKeySet {
 
     /// Whether `value` is a US Privacy string: `1`, then Notice, Opt-Out Sale and LSPA Covered, each `Y`, `N` or `-`
     /// (IAB "US Privacy String" v1.0).
-    static func isValidUSPrivacy(_ value: String) -> Bool {
+    package static func isValidUSPrivacy(_ value: String) -> Bool {
         let bytes = Array(value.utf8)
         guard bytes.count == 4, bytes[0] == UInt8(ascii: "1") else { return false }
         return bytes.dropFirst().allSatisfy { $0 == UInt8(ascii: "Y") || $0 == UInt8(ascii: "N") || $0 == UInt8(ascii: "-") }

@@ -8,7 +8,7 @@
 ///   answers `getUSPData` before the user chose anything (``updatingUSPrivacy(_:last:)``).
 ///
 /// Spec: GPP CMP API v1.1 ("addEventListener", `signalStatus`); IAB "USP API" v1.0 ("getUSPData").
-struct PageSignals: Sendable, Hashable {
+package struct PageSignals: Sendable, Hashable {
     /// The page's latest GPP string.
     var gppString: String?
     /// The GPP `applicableSections` reported with it.
@@ -16,7 +16,7 @@ struct PageSignals: Sendable, Hashable {
     /// The page's latest US Privacy string.
     var usPrivacy: String?
 
-    init(gppString: String? = nil, gppApplicableSections: [Int]? = nil, usPrivacy: String? = nil) {
+    package init(gppString: String? = nil, gppApplicableSections: [Int]? = nil, usPrivacy: String? = nil) {
         self.gppString = gppString
         self.gppApplicableSections = gppApplicableSections
         self.usPrivacy = usPrivacy
@@ -39,7 +39,7 @@ struct PageSignals: Sendable, Hashable {
     /// - Parameters:
     ///   - reportsStatus: whether the event carried a `signalStatus`.
     ///   - userActed: whether the user acted in the CMP's UI in this run (the payload is then a user action).
-    mutating func updatingGPP(
+    package mutating func updatingGPP(
         _ gppString: String, sections: [Int]?, reportsStatus: Bool, userActed: Bool, last: ConsentPayload?
     ) -> ConsentPayload? {
         self.gppString = gppString
@@ -59,7 +59,7 @@ struct PageSignals: Sendable, Hashable {
 
     /// Takes in a US Privacy string the page reported, and returns the payload to commit: the run's last saved
     /// payload with it, or `nil` when it did not change or nothing was saved in the run yet.
-    mutating func updatingUSPrivacy(_ usPrivacy: String, last: ConsentPayload?) -> ConsentPayload? {
+    package mutating func updatingUSPrivacy(_ usPrivacy: String, last: ConsentPayload?) -> ConsentPayload? {
         guard usPrivacy != self.usPrivacy else { return nil }
         self.usPrivacy = usPrivacy
         guard var payload = last else { return nil }

@@ -1,3 +1,5 @@
+import IABInAppConsent
+
 /// The command line of this package's tools (`webcmp`, and `webcmp-host` on Linux): the one parser both use, `package`
 /// so that it is no part of the library's API.
 ///

@@ -13,7 +13,7 @@ extension ConsentStore {
     ///
     /// Cost when there is nothing to do: one key read when a record is stored, two when the check already ran.
     @discardableResult
-    func migrateIfNeeded(_ migration: ConsentMigration = .default, now: Date = Date()) -> ConsentRecord? {
+    package func migrateIfNeeded(_ migration: ConsentMigration = .default, now: Date = Date()) -> ConsentRecord? {
         guard migration.isEnabled else { return nil }
         let own = storage.load([ConsentStore.recordKey, ConsentStore.migrationCheckedKey])
         guard own[ConsentStore.recordKey] == nil, own[ConsentStore.migrationCheckedKey] == nil else { return nil }

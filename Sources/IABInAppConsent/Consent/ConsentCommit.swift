@@ -19,7 +19,7 @@ import Foundation
 /// - re-saving what a CMP merely loaded keeps the date the user gave it;
 /// - a dialect that does not send non-TCF data keeps the previous record's (Gravito always sends its own).
 ///
-/// ``ConsentBridge``, programmatic reject/withdraw and `webcmp inspect` all go through it, so that they can never
+/// `ConsentBridge`, programmatic reject/withdraw and `webcmp inspect` all go through it, so that they can never
 /// disagree about what a string means.
 package struct ConsentCommit: Sendable {
     /// The facts and policies that do not come from the page.
@@ -77,7 +77,7 @@ package struct ConsentCommit: Sendable {
     ///   - previous: the stored record.
     ///   - rules: the app's facts and policies.
     ///   - now: the time of the commit.
-    init(
+    package init(
         payload: ConsentPayload, page: PageSignals = PageSignals(), previous: ConsentRecord?, rules: Rules, now: Date
     ) throws(ConsentCommitError) {
         let strings = page.filling(payload.strings)

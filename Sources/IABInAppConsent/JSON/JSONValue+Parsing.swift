@@ -6,7 +6,7 @@ extension JSONValue {
     ///
     /// Follows RFC 8259; duplicate object keys keep the last value, as JavaScript does. Keys such as `__proto__` are
     /// ordinary data.
-    package init(parsing text: String, limits: JSONLimits = .default) throws(InboundMessageError) {
+    package init(parsing text: String, limits: JSONLimits = .default) throws(JSONInputError) {
         let count = text.utf8.count
         guard count <= limits.maximumBytes else {
             throw .tooLarge(bytes: count, limit: limits.maximumBytes)
@@ -19,19 +19,19 @@ extension JSONValue {
     /// `NSDictionary`, `NSNull`, `NSDate`) under `limits`.
     ///
     /// Dates become milliseconds since 1970, as JavaScript's `Date.valueOf()`. Any other type is rejected.
-    init(foundation object: Any, limits: JSONLimits = .default) throws(InboundMessageError) {
+    package init(foundation object: Any, limits: JSONLimits = .default) throws(JSONInputError) {
         var budget = limits.maximumBytes
         self = try JSONValue.convert(object, depth: 0, limits: limits, budget: &budget)
     }
 
     private static func convert(
         _ object: Any, depth: Int, limits: JSONLimits, budget: inout Int
-    ) throws(InboundMessageError) -> JSONValue {
-        func spend(_ bytes: Int) throws(InboundMessageError) {
+    ) throws(JSONInputError) -> JSONValue {
+        func spend(_ bytes: Int) throws(JSONInputError) {
             budget -= bytes
             if budget < 0 { throw .tooLarge(bytes: limits.maximumBytes - budget, limit: limits.maximumBytes) }
         }
-        func checkString(_ string: String) throws(InboundMessageError) {
+        func checkString(_ string: String) throws(JSONInputError) {
             let length = string.utf8.count
             guard length <= limits.maximumStringBytes else {
                 throw .stringTooLong(bytes: length, limit: limits.maximumStringBytes)
@@ -123,14 +123,14 @@ private struct BoundedJSONParser {
         self.limits = limits
     }
 
-    mutating func parseDocument() throws(InboundMessageError) -> JSONValue {
+    mutating func parseDocument() throws(JSONInputError) -> JSONValue {
         let value = try parseValue(depth: 0)
         skipWhitespace()
         guard index == bytes.count else { throw syntax("unexpected data after the JSON value") }
         return value
     }
 
-    private func syntax(_ reason: String) -> InboundMessageError {
+    private func syntax(_ reason: String) -> JSONInputError {
         .malformedJSON(reason: reason, offset: index)
     }
 
@@ -143,7 +143,7 @@ private struct BoundedJSONParser {
         }
     }
 
-    private mutating func parseValue(depth: Int) throws(InboundMessageError) -> JSONValue {
+    private mutating func parseValue(depth: Int) throws(JSONInputError) -> JSONValue {
         skipWhitespace()
         guard index < bytes.count else { throw syntax("unexpected end of input") }
         switch bytes[index] {
@@ -158,7 +158,7 @@ private struct BoundedJSONParser {
         }
     }
 
-    private mutating func expectLiteral(_ literal: String) throws(InboundMessageError) {
+    private mutating func expectLiteral(_ literal: String) throws(JSONInputError) {
         let length = literal.utf8.count
         guard bytes.count - index >= length else { throw syntax("unexpected end of input") }
         for (offset, expected) in literal.utf8.enumerated() where bytes[index + offset] != expected {
@@ -167,7 +167,7 @@ private struct BoundedJSONParser {
         index += length
     }
 
-    private mutating func parseObject(depth: Int) throws(InboundMessageError) -> JSONValue {
+    private mutating func parseObject(depth: Int) throws(JSONInputError) -> JSONValue {
         guard depth <= limits.maximumDepth else { throw .tooDeep(limit: limits.maximumDepth) }
         index += 1
         var members: [String: JSONValue] = [:]
@@ -195,7 +195,7 @@ private struct BoundedJSONParser {
         }
     }
 
-    private mutating func parseArray(depth: Int) throws(InboundMessageError) -> JSONValue {
+    private mutating func parseArray(depth: Int) throws(JSONInputError) -> JSONValue {
         guard depth <= limits.maximumDepth else { throw .tooDeep(limit: limits.maximumDepth) }
         index += 1
         var elements: [JSONValue] = []
@@ -217,7 +217,7 @@ private struct BoundedJSONParser {
         }
     }
 
-    private mutating func parseNumber() throws(InboundMessageError) -> Double {
+    private mutating func parseNumber() throws(JSONInputError) -> Double {
         let start = index
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         func digits(_ parser: inout BoundedJSONParser) -> Int {
@@ -248,7 +248,7 @@ private struct BoundedJSONParser {
         return value
     }
 
-    private mutating func parseString() throws(InboundMessageError) -> String {
+    private mutating func parseString() throws(JSONInputError) -> String {
         index += 1
         let start = index
         // The decoded text as UTF-8: nil while the string has had no escape (then it is a slice of the input).
@@ -331,7 +331,7 @@ private struct BoundedJSONParser {
         }
     }
 
-    private mutating func parseHex4() throws(InboundMessageError) -> UInt16 {
+    private mutating func parseHex4() throws(JSONInputError) -> UInt16 {
         guard bytes.count - index >= 4 else { throw syntax("invalid \\u escape") }
         var value: UInt16 = 0
         for _ in 0..<4 {
