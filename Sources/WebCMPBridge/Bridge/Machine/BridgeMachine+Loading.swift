@@ -37,7 +37,7 @@ extension BridgeMachine {
             }
             run.loads.reloadedAfterTermination = true
             run.stage = .loading
-            if run.settings.attemptRuns { out.append(.cancel(.settingsAttempt)) }
+            for timer in run.settings.runningTimers { out.append(.cancel(timer)) }
             run.settings = freshSettings
             self.run = run
             report(.diagnostic("the web content process terminated; reloading the CMP page once"), &out)

@@ -42,15 +42,13 @@ extension BridgeMachine {
         case notRequested
         /// To be opened when the page is ready; the opening may already have noted a UI the page showed itself.
         case pending(SettingsOpening)
-        /// Opening on evidence (``SettingsOpening``).
+        /// Opening on evidence (``SettingsOpening``), or opened, or failed.
         case opening(SettingsOpening)
-        /// The opener's call was made when the page was ready (a dialect that reports no UI).
-        case calledOnReady
 
-        /// Whether a call is under way, with its attempt timer.
-        var attemptRuns: Bool {
-            guard case .opening(let opening) = self else { return false }
-            return opening.attempt != nil && !opening.isSettled
+        /// The settings timers that may be running (cancelled when the run ends or the page reloads).
+        var runningTimers: [Timer] {
+            guard case .opening(let opening) = self, opening.timersMayRun else { return [] }
+            return [.settingsAttempt, .settingsRetry]
         }
     }
 

@@ -48,7 +48,8 @@ struct BridgeMachine: Sendable {
         self.configuration = configuration
         self.renewalReason = renewalReason
         decoder = CMPMessageDecoder(limits: configuration.limits, dialects: dialects)
-        detection = DialectDetection(configured: configuration.dialect, dialects: dialects)
+        detection = DialectDetection(
+            configured: configuration.dialect, dialects: dialects, listensForUIEvidence: configuration.mode == .settings)
         resolvedURL = configuration.resolvedURL
         fallbackURL = configuration.fallback.map { configuration.addingQueryItems(to: $0.entryURL) }
         let configured = SecurityOrigin.AllowList(configuration.allowedOrigins)
@@ -145,8 +146,7 @@ struct BridgeMachine: Sendable {
 
     /// Privacy settings at the start of a page load: to be opened in settings mode, not requested otherwise.
     var freshSettings: SettingsProgress {
-        configuration.mode == .settings
-            ? .pending(SettingsOpening(candidates: configuration.settingsOpener.candidates)) : .notRequested
+        configuration.mode == .settings ? .pending(SettingsOpening()) : .notRequested
     }
 
     private mutating func start(
@@ -201,8 +201,8 @@ struct BridgeMachine: Sendable {
             run.finishScheduled = false
             self.run = run
             finish(.consentSaved, &out)
-        case .settingsAttempt:
-            settingsAttemptTimedOut(&out)
+        case .settingsAttempt, .settingsRetry:
+            settingsTimerFired(timer, &out)
         }
     }
 
@@ -261,7 +261,7 @@ struct BridgeMachine: Sendable {
         guard let run else { return }
         if run.readyTimerRuns { out.append(.cancel(.ready)) }
         if run.finishScheduled { out.append(.cancel(.finishDelay)) }
-        if run.settings.attemptRuns { out.append(.cancel(.settingsAttempt)) }
+        for timer in run.settings.runningTimers { out.append(.cancel(timer)) }
         phase = .finished(reason, tracking: isPresented ? .waitingForPresentationEnd : .waitingForActiveApp)
         report(.uiFinished(reason), &out)
         guard run.trackingPending else { return invalidate(&out) }
