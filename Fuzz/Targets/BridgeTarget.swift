@@ -91,6 +91,7 @@ private let fuzzSetups: [FuzzSetup] = {
                             seconds: [
                                 .ready: configuration.readyTimeout, .finishDelay: configuration.finishDelay,
                                 .settingsAttempt: configuration.settingsAttemptTimeout,
+                                .settingsRetry: SettingsOpening.retryInterval,
                             ]))
                     }
                 }
@@ -316,7 +317,7 @@ private struct MachineHarness {
             navigate(to: fuzzNavigationTargets[Int(argument) % fuzzNavigationTargets.count], variant)
             return 2
         case 6:
-            let timer = [BridgeMachine.Timer.ready, .finishDelay, .settingsAttempt][variant % 3]
+            let timer = BridgeMachine.Timer.allCases[Int(variant) % BridgeMachine.Timer.allCases.count]
             // The runner fires only scheduled timers; the machine must also shrug off a stray one.
             if scheduled.remove(timer) != nil || variant >= 12 { feed(.timerFired(timer), .timer(timer)) }
         case 7:
