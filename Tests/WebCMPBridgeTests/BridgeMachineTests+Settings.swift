@@ -254,6 +254,21 @@ extension BridgeMachineTests {
         row.check()
     }
 
+    /// A machine that speaks no dialect able to report the UI (no forwarder among its dialects) cannot hear evidence:
+    /// settings fail at once, with the reason, instead of being claimed open.
+    @Test func withoutAnyEvidenceListenerSettingsFailAtOnce() {
+        var configuration = MachinePage.configuration
+        Self.gravitoSettings(&configuration)
+        var machine = BridgeMachine(configuration: configuration, renewalReason: nil, dialects: [GravitoDialect()])
+        #expect(machine.handlerNames == ["jsHandler"])
+        for input in Self.started { _ = machine.handle(input) }
+        let effects = machine.handle(.gravito(Self.gravitoReady))
+        #expect(effects.contains(.error(.privacySettingsNotOpened(
+            "the page's dialect (gravito) reports no UI, and no TCF/GPP listener runs"))))
+        #expect(effects.last == .detach)
+        #expect(machine.privacySettingsOpenedBy == nil)
+    }
+
     /// What ``BridgeMachine/privacySettingsOpenedBy`` names after each path.
     @Test(arguments: [
         (Transition("not yet opened", configure: settingsByEvidence, calling, effects: [], state: .ready), nil),
