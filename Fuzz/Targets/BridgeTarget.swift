@@ -95,6 +95,7 @@ private let fuzzSetups: [FuzzSetup] = {
                             seconds: [
                                 .ready: configuration.readyTimeout, .finishDelay: configuration.finishDelay,
                                 .settingsAttempt: configuration.settingsAttemptTimeout,
+                                .settingsRetry: SettingsOpening.retryInterval,
                                 .trackingSettle: BridgeMachine.trackingSettleTimeout,
                             ]))
                     }

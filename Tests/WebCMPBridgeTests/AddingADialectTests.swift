@@ -15,9 +15,9 @@ extension CMPDialect {
 }
 
 /// Toy's in-app protocol: a ready message, the user's choice (`{kind: "consent", tc}`), which ends the UI, and
-/// `{kind: "done"}` when the user closes the banner without choosing. No script is injected, the page gives no UI
-/// signal (the ready message counts as privacy settings shown), and settings open with the `layer=settings` query
-/// item: the protocol's defaults.
+/// `{kind: "done"}` when the user closes the banner without choosing. No script is injected, the protocol gives no UI
+/// signal (in settings mode its page's TCF/GPP API gives the evidence), and settings open with the `layer=settings`
+/// query item: the protocol's defaults.
 struct ToyDialect: MessageDialect {
     var dialect: CMPDialect { .toy }
     var handlerName: String { "toyCmp" }

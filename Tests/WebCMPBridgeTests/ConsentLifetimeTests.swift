@@ -39,8 +39,10 @@ import Testing
         #expect(harness.webView.loadedURLs.last?.query?.contains("layer=settings") == true)
         harness.webView.post("jsHandler", .object(["type": .string("CMP-loaded")]))
         #expect(try harness.lastInjection()["tcstring"] == .string(TestStrings.acceptAll))
-        // Gravito's default opener is a query item: no script besides the injection.
+        // Gravito's default opener is a query item: no script besides the injection. Its TCF API shows the UI.
         #expect(harness.webView.evaluated.count == 1)
+        harness.webView.post("webcmpTCF", .object(["type": .string("tcf"), "eventStatus": .string("cmpuishown")]))
+        #expect(harness.bridge.privacySettingsOpenedBy == "the page itself")
         harness.webView.post("jsHandler", Self.gravitoSave(TestStrings.analyticsOnly))
         harness.clock.advance(by: 5)
         #expect(!harness.events.contains { if case .uiFinished = $0 { return true } else { return false } })

@@ -34,6 +34,21 @@ import Testing
             #expect(detection.current?.dialect == step.current, "\(name) #\(index)")
         }
     }
+
+    /// Settings mode: an app protocol that reports no UI also listens to the forwarder, for evidence only (its
+    /// messages are ignored as messages of the dialect); the generic dialect needs no second listener.
+    @Test(arguments: [
+        (CMPDialect.gravito, [CMPDialect.gravito, .tcf]), (.onesecondbefore, [.onesecondbefore, .tcf]), (.tcf, [.tcf]),
+    ])
+    func settingsModeListensToTheForwarderForEvidence(configured: CMPDialect, listened: [CMPDialect]) throws {
+        var detection = DialectDetection(configured: configured, listensForUIEvidence: true)
+        #expect(detection.listened.map { $0.dialect } == listened)
+        let forwarder = try #require(CMPDialect.tcf.rules)
+        let verdict: DialectDetection.Verdict = configured == .tcf ? .accept : .ignore
+        #expect(detection.classify(forwarder, isConsent: true) == verdict)
+        #expect(detection.current?.dialect == configured)
+        #expect(DialectDetection(configured: configured).listened.map { $0.dialect } == [configured])
+    }
 }
 
 /// ``CMPMessageDecoder`` as a table: handler, body, and the message or the typed error.

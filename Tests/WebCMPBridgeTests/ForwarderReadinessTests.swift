@@ -44,6 +44,20 @@ import Testing
         #expect(posted == [.object(["type": .string("ready"), "api": .string("tcf")])])
     }
 
+    /// A CMP that already shows its UI when it is found (it opened it on its own, before any listener) says so in its
+    /// ping (`displayStatus: "visible"`): posted once, as `cmpuishown`, before ready — the evidence privacy settings
+    /// need (issue 30). A hidden one posts nothing but ready.
+    @Test(arguments: ["visible", "hidden"])
+    func aUIAlreadyShownIsReportedFromThePing(displayStatus: String) throws {
+        let posted = try Self.posted("""
+            w.__tcfapi = (cmd, v, cb) => { if (cmd === 'ping') cb({ cmpLoaded: true, cmpStatus: 'loaded',
+              displayStatus: \(JavaScriptLiteral.string(displayStatus)) }, true); };
+            """)
+        let ready = JSONValue.object(["type": .string("ready"), "api": .string("tcf")])
+        let shown = JSONValue.object(["type": .string("tcf"), "eventStatus": .string("cmpuishown")])
+        #expect(posted == (displayStatus == "visible" ? [shown, ready] : [ready]))
+    }
+
     /// A US page with only `__gpp` (v1.1) becomes ready through it and its events are forwarded with their state;
     /// `__uspapi` is read when the CMP is ready and after a section change.
     @Test func gppOnlyPageIsReadyThroughGPPAndForwardsEventsAndUSP() throws {

@@ -434,8 +434,11 @@ final class EventRecorder: ConsentBridgeDelegate {
         #expect(settings.webView.loadedURLs == [URL(string: "https://cmp.example.com/app.html?layer=settings")!])
         #expect(settings.bridge.privacySettingsOpenedBy == nil)
         settings.post(#"{"type":"CMP-loaded"}"#)
+        #expect(settings.bridge.privacySettingsOpenedBy == nil)   // a ready message is no evidence
+        settings.webView.post("webcmpTCF", json: #"{"type":"tcf","eventStatus":"cmpuishown"}"#,
+                              origin: IntegratorStrings.cmpOrigin)   // the page's TCF API: its UI shows
         let opener = try #require(settings.bridge.privacySettingsOpenedBy)
-        #expect(opener.contains("ready message"))
+        #expect(opener == "the page itself")
         #expect(settings.webView.evaluated.first?.contains(IntegratorStrings.analyticsOnly) == true)
         #expect(ConsentUIMode.allCases == [.consent, .settings])
     }

@@ -51,7 +51,10 @@ import WebCMPBridge
         #expect(PrivacySettingsOpener.default(for: .tcf) == .automatic)
         #expect(PrivacySettingsOpener.automatic.call == .tcfDisplayConsentUI)
         #expect(PrivacySettingsOpener.automatic.triesPresets)
-        #expect(PrivacySettingsCall.presets == [.didomi, .cookiebot])
+        #expect(PrivacySettingsCall.presets
+            == [.didomi, .cookiebot, .osano, .complianz, .cookieYes, .klaro, .cookieConsent, .tarteaucitron])
+        #expect(PrivacySettingsCall.googleFundingChoices.path == ["googlefc", "showRevocationMessage"])
+        #expect(PrivacySettingsOpener.consentmanager.queryItems == [URLQueryItem(name: "cmpscreen", value: nil)])
         let sourcepoint = PrivacySettingsCall.sourcepoint(privacyManagerID: 12345)
         #expect(sourcepoint.path == ["_sp_", "gdpr", "loadPrivacyManagerModal"])
         #expect(sourcepoint.arguments == [.number(12345)])

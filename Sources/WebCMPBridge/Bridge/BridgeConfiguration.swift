@@ -51,10 +51,12 @@ public struct BridgeConfiguration: Sendable {
     /// ``ConsentUIMode/consent``.
     public var mode: ConsentUIMode = .consent
     /// How ``ConsentUIMode/settings`` opens the CMP's preferences; `nil` uses
-    /// ``PrivacySettingsOpener/default(for:)`` for ``dialect``.
+    /// ``PrivacySettingsOpener/default(for:)`` for ``dialect`` (with automatic detection, the calls of the dialect
+    /// detected when the page is ready).
     public var privacySettings: PrivacySettingsOpener?
-    /// Seconds each privacy-settings call has to make the CMP show its UI before the next one is tried
-    /// (the core's `SettingsOpening`). Default 3.
+    /// Seconds each privacy-settings opener has to make the CMP show its UI — it is called again every 0.25 s
+    /// meanwhile — before the next one is tried; also how long the page has to offer an opener at all, or to show its
+    /// UI when there is nothing to call (the core's `SettingsOpening`). Default 3.
     public var settingsAttemptTimeout: TimeInterval = 3
     /// Adopting consent a previous CMP SDK left in `UserDefaults` when nothing is stored yet. On by default.
     public var migration: ConsentMigration = .default

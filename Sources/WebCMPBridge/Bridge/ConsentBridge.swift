@@ -76,8 +76,8 @@ public final class ConsentBridge {
     /// The dialect the page speaks: configured, or detected from its messages.
     public var dialect: CMPDialect? { machine.dialect }
     /// In ``ConsentUIMode/settings`` mode: what made the CMP show its UI (a ``PrivacySettingsCall/name``, or "the page
-    /// itself"); on a Gravito or Onesecondbefore page, which gives no UI signal, "the page (its ready message)" once it
-    /// is ready. `nil` until then (see <doc:PrivacySettings>).
+    /// itself"), set only on evidence that it shows it — on every dialect, Gravito and Onesecondbefore pages included
+    /// (their TCF/GPP API's signals). `nil` until then, and for good when opening failed (see <doc:PrivacySettings>).
     public var privacySettingsOpenedBy: String? { machine.privacySettingsOpenedBy }
 
     // MARK: Lifecycle

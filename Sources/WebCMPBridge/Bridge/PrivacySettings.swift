@@ -42,8 +42,16 @@ public struct PrivacySettingsOpener: Sendable, Hashable {
         (call.map { [$0] } ?? []) + (triesPresets ? PrivacySettingsCall.presets.filter { $0 != call } : [])
     }
 
-    /// Automatic: the standard `__tcfapi('displayConsentUi')` first, then every preset whose function the page has.
+    /// Automatic: the standard `__tcfapi('displayConsentUi')` first, then every preset whose function the page has
+    /// (``PrivacySettingsCall/presets``), one at a time, each called until the CMP shows its UI or its window ends
+    /// (``BridgeConfiguration/settingsAttemptTimeout``).
     public static let automatic = PrivacySettingsOpener(call: .tcfDisplayConsentUI, triesPresets: true)
+
+    /// consentmanager.net: the page loaded with the query item `cmpscreen` shows the consent layer "even for users
+    /// that already gave consent" (help.consentmanager.net, "Manually opening / resurfacing the consent layer"; its
+    /// JavaScript API names no function for it). No call is made: the page shows its UI on its own, which its TCF API
+    /// reports (`cmpuishown`, or `displayStatus: "visible"` in its `ping`).
+    public static let consentmanager = PrivacySettingsOpener(queryItems: [URLQueryItem(name: "cmpscreen", value: nil)])
 
     /// The query item `layer=settings`, which the SampleHost page (and pages written after it) reads as "open the
     /// preferences layer". Neither Gravito's nor Onesecondbefore's in-app documentation that we could find names a
@@ -52,7 +60,9 @@ public struct PrivacySettingsOpener: Sendable, Hashable {
     public static let layerQueryItem = URLQueryItem(name: "layer", value: "settings")
 
     /// The default for `dialect`, as its rules say: Gravito, Onesecondbefore and automatic detection (`nil`) add
-    /// ``layerQueryItem``; the generic TCF dialect is ``automatic``.
+    /// ``layerQueryItem``; the generic TCF dialect is ``automatic``. In automatic detection the URL is this one (the
+    /// dialect is not known before the page loads) and the calls are those of the dialect detected when the page is
+    /// ready: the generic TCF dialect's ``automatic`` unless an app protocol answered first.
     public static func `default`(for dialect: CMPDialect?) -> PrivacySettingsOpener {
         dialect?.rules?.defaultSettingsOpener ?? PrivacySettingsOpener(queryItems: [layerQueryItem])
     }

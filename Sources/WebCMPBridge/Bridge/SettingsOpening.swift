@@ -1,17 +1,28 @@
-/// Opening a CMP's privacy settings on evidence (``ConsentUIMode/settings``, generic TCF/GPP dialect): the candidate
-/// calls of the ``PrivacySettingsOpener`` are tried in order until the CMP shows its UI.
+import Foundation
+
+/// Opening a CMP's privacy settings on evidence (``ConsentUIMode/settings``): the candidate calls of the
+/// ``PrivacySettingsOpener`` are made until the CMP shows its UI.
 ///
-/// - The settings are **open** only when the page shows its UI: TCF `cmpuishown` ("the CMP UI is shown", TCF CMP API
-///   v2.2, `addEventListener` event statuses) or GPP `cmpDisplayStatus: visible` (GPP CMP API v1.1, `PingReturn`).
-///   A UI the page shows on its own before the first call (it reads the stored consent and shows its preferences)
-///   counts: no call is made then.
-/// - A call that is **refused** (its callback answered `success: false`, as a TCF CMP answers a command it does not
-///   support), **throws**, or names a function the page does **not have**, moves on to the next candidate at once; one
-///   that was made but shows no UI within the attempt timeout does too.
-/// - When no candidate is left, opening **failed** with the reasons; the bridge ends the run with
-///   ``ConsentBridgeError/privacySettingsNotOpened(_:)`` and consent stays as it was.
+/// - **Evidence.** The settings are open only when the page shows its UI: TCF `cmpuishown` ("the CMP UI is shown",
+///   TCF CMP API v2.2, `addEventListener` event statuses), a TCF `ping` answering `displayStatus: "visible"`, or GPP
+///   `cmpDisplayStatus: visible` (GPP CMP API v1.1, `PingReturn`). A UI the page shows on its own before the first call
+///   (it reads the stored consent and shows its preferences) counts, and no call is made then. Nothing else counts: a
+///   call that returned, a ready message or a finished load is no evidence.
+/// - **Late openers.** Many CMPs define their global early and make the function real only after their UI framework
+///   has rendered: called at once it does nothing. So the opener is called again every ``retryInterval`` — looked up
+///   afresh each time (the script resolves the path at every call) — until the UI shows or its window
+///   (``BridgeConfiguration/settingsAttemptTimeout``) ends, and never again once the UI shows.
+/// - **One opener at a time.** The first candidate whose function the page has and that did not refuse becomes the
+///   opener; no other candidate is called while its window runs. A candidate that is **refused** (its callback
+///   answered `success: false`, as a TCF CMP answers a command it does not support) is out at once; one the page does
+///   not have (**missing**) is passed over in this round and looked for again in the next; one that **threw** may
+///   still work (a placeholder that throws until the CMP is ready) and keeps its window.
+/// - **Failure.** When the opener's window ends without the UI, the next candidate gets its own window; when no
+///   function was found within a window, or every candidate is out, opening **failed** with the reasons, and the
+///   bridge ends the run with ``ConsentBridgeError/privacySettingsNotOpened(_:)`` and consent unchanged. With no
+///   candidates at all (a dialect whose opener is only a URL), the page has one window to show its UI.
 ///
-/// A pure value: the bridge feeds it what happened and carries out the ``Action`` it returns.
+/// A pure value: the bridge feeds it what happened and carries out the ``Action``s it returns.
 package struct SettingsOpening: Sendable, Hashable {
     /// What a call in the page reported (`open-settings.js`).
     package enum CallResult: String, Sendable, Hashable, CaseIterable {
@@ -25,83 +36,148 @@ package struct SettingsOpening: Sendable, Hashable {
         case refused
     }
 
-    /// What the bridge does next.
+    /// What the bridge does next (in order).
     package enum Action: Sendable, Hashable {
-        /// Make `call` in the page as attempt `attempt`, and start the attempt timeout.
+        /// Make `call` in the page as attempt `attempt` (reported back with that number).
         case call(PrivacySettingsCall, attempt: Int)
+        /// (Re)start the window of the opener: ``attemptWindowEnded(after:)`` when it ends.
+        case startWindow
+        /// Call ``retry()`` after ``retryInterval``.
+        case retryLater
         /// The CMP shows its UI; `by` names the call that opened it (or the page itself).
         case opened(by: String)
-        /// No candidate made the CMP show its UI.
+        /// The CMP did not show its UI.
         case failed(reason: String)
-        /// Nothing to do.
-        case none
     }
 
-    /// The name used when the page showed its UI without a call.
+    /// The name used when the page showed its UI without a call of ours.
     package static let byThePage = "the page itself"
-    /// The name used on a Gravito or Onesecondbefore page, which gives no UI signal: its ready message counts.
-    package static let byReadyMessage = "the page (its ready message)"
+    /// Seconds between two calls of an opener that has not shown the UI yet.
+    package static let retryInterval: TimeInterval = 0.25
 
-    /// The candidate calls, in order.
-    package let candidates: [PrivacySettingsCall]
-    /// The attempt under way (an index into ``candidates``), if any.
-    package private(set) var attempt: Int?
+    /// The candidate calls, in order (set by ``start(candidates:)``).
+    package private(set) var candidates: [PrivacySettingsCall] = []
+    /// Whether ``start(candidates:)`` ran.
+    package private(set) var isStarted = false
     /// Whether opening is over (opened or failed).
     package private(set) var isSettled = false
-    private var refusals: [String] = []
-    private var missing: [String] = []
+    /// The opener: a candidate whose function was found and called, and whose window runs.
+    private var opener: Int?
+    /// The candidate of every call made, by attempt number.
+    private var calls: [Int] = []
+    /// Whether the report of the last call is still to come.
+    private var lastCallPending = false
+    /// Candidates that refused, or whose window ended: never called again.
+    private var out: Set<Int> = []
+    /// Candidates that threw at their last call.
+    private var threw: Set<Int> = []
+    /// Candidates whose function the page never had.
+    private var neverFound: Set<Int> = []
+    private var reasons: [String] = []
     private var uiShownBeforeStart = false
 
-    /// Creates the opening of `candidates`.
-    package init(candidates: [PrivacySettingsCall]) {
-        self.candidates = candidates
-    }
+    /// Creates an opening; its candidates are given when it starts (the dialect may be known only then).
+    package init() {}
 
-    /// The page became ready: make the first call (or, when its UI already shows or there is nothing to call, open).
-    package mutating func start() -> Action {
-        guard attempt == nil, !isSettled else { return .none }
-        if uiShownBeforeStart || candidates.isEmpty { return settle(.opened(by: Self.byThePage)) }
-        return next(from: 0)
+    /// The run's timers that may be running (for cancelling them when the run ends).
+    package var timersMayRun: Bool { isStarted && !isSettled }
+
+    /// The page became ready and its dialect is known: make the first call (or, when its UI already shows, open).
+    package mutating func start(candidates: [PrivacySettingsCall]) -> [Action] {
+        guard !isStarted, !isSettled else { return [] }
+        isStarted = true
+        self.candidates = candidates
+        neverFound = Set(candidates.indices)
+        if uiShownBeforeStart { return [settle(.opened(by: Self.byThePage))] }
+        return [.startWindow] + probe(from: 0)
     }
 
     /// The CMP showed its UI.
-    package mutating func uiShown() -> Action {
-        guard !isSettled else { return .none }
-        guard let attempt else {
+    package mutating func uiShown() -> [Action] {
+        guard !isSettled else { return [] }
+        guard isStarted else {
             uiShownBeforeStart = true
-            return .none
+            return []
         }
-        return settle(.opened(by: candidates[attempt].name))
+        // The page posts the UI signal from inside the call that opened it, before that call's own report.
+        let by = opener ?? (lastCallPending ? calls.last : nil)
+        return [settle(.opened(by: by.map { candidates[$0].name } ?? Self.byThePage))]
     }
 
     /// A call reported its result.
-    package mutating func callReported(_ result: CallResult, attempt reported: Int) -> Action {
-        guard !isSettled, reported == attempt, result != .called else { return .none }
-        let name = candidates[reported].name
+    package mutating func callReported(_ result: CallResult, attempt: Int) -> [Action] {
+        guard isStarted, !isSettled, calls.indices.contains(attempt) else { return [] }
+        let index = calls[attempt]
+        let isLast = attempt == calls.count - 1
+        if isLast { lastCallPending = false }
         switch result {
-        case .missing: missing.append(name)
-        case .threw: refusals.append("\(name) threw")
-        case .refused: refusals.append("\(name) refused (success: false)")
-        case .called: break
+        case .refused:
+            // A refusal counts whenever it arrives (a CMP may answer its callback after later calls were made).
+            guard out.insert(index).inserted else { return [] }
+            reasons.append("\(candidates[index].name) refused (success: false)")
+            if opener == index { opener = nil }
+            guard opener == nil, isLast || !lastCallPending else { return [] }
+            return probe(from: index + 1)
+        case .missing:
+            guard isLast else { return [] }
+            return opener == index ? [.retryLater] : probe(from: index + 1)
+        case .called, .threw:
+            guard isLast else { return [] }
+            neverFound.remove(index)
+            // Refused meanwhile (its callback answered an earlier call late): look further.
+            if out.contains(index) { return opener == nil ? probe(from: index + 1) : [] }
+            if result == .threw { threw.insert(index) } else { threw.remove(index) }
+            guard opener == nil else { return [.retryLater] }
+            opener = index
+            return [.startWindow, .retryLater]
         }
-        return next(from: reported + 1)
     }
 
-    /// The attempt timeout of `attempt` fired.
-    package mutating func attemptTimedOut(_ timedOut: Int, after seconds: Double) -> Action {
-        guard !isSettled, timedOut == attempt else { return .none }
-        refusals.append("\(candidates[timedOut].name) showed no UI within \(seconds) s")
-        return next(from: timedOut + 1)
+    /// The retry interval passed: call the opener again, or look for one from the first candidate.
+    package mutating func retry() -> [Action] {
+        guard isStarted, !isSettled, !lastCallPending else { return [] }
+        if let opener { return [call(opener)] }
+        return probe(from: 0)
     }
 
-    private mutating func next(from index: Int) -> Action {
-        guard index < candidates.count else {
-            var parts = refusals
-            if !missing.isEmpty { parts.append("not on the page: " + missing.joined(separator: ", ")) }
-            return settle(.failed(reason: parts.isEmpty ? "nothing to call" : parts.joined(separator: "; ")))
+    /// The opener's window (or, without an opener, the time to find one) ended after `seconds`.
+    package mutating func attemptWindowEnded(after seconds: Double) -> [Action] {
+        guard isStarted, !isSettled else { return [] }
+        guard let index = opener else { return [settle(.failed(reason: failureReason(after: seconds)))] }
+        let name = candidates[index].name
+        reasons.append(threw.contains(index) ? "\(name) threw" : "\(name) showed no UI within \(seconds) s")
+        out.insert(index)
+        opener = nil
+        guard candidates.indices.contains(where: { !out.contains($0) }) else {
+            return [settle(.failed(reason: failureReason(after: seconds)))]
         }
-        attempt = index
-        return .call(candidates[index], attempt: index)
+        return [.startWindow] + probe(from: 0)
+    }
+
+    /// Calls the first candidate from `index` that is not out; when none is left in this round, waits for the next.
+    private mutating func probe(from index: Int) -> [Action] {
+        if let next = candidates.indices.first(where: { $0 >= index && !out.contains($0) }) { return [call(next)] }
+        if candidates.isEmpty { return [] }
+        if out.count == candidates.count { return [settle(.failed(reason: failureReason(after: nil)))] }
+        return [.retryLater]
+    }
+
+    private mutating func call(_ index: Int) -> Action {
+        calls.append(index)
+        lastCallPending = true
+        return .call(candidates[index], attempt: calls.count - 1)
+    }
+
+    private func failureReason(after seconds: Double?) -> String {
+        var parts = reasons
+        let notFound = candidates.indices.filter { neverFound.contains($0) && !out.contains($0) }
+        if !notFound.isEmpty {
+            parts.append("not on the page: " + notFound.map { candidates[$0].name }.joined(separator: ", "))
+        }
+        if candidates.isEmpty {
+            parts.append("nothing to call, and the page showed no UI" + (seconds.map { " within \($0) s" } ?? ""))
+        }
+        return parts.joined(separator: "; ")
     }
 
     private mutating func settle(_ action: Action) -> Action {

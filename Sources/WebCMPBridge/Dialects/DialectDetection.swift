@@ -7,6 +7,10 @@
 ///   and an app-protocol message still takes over after that: pages with an app protocol usually also run
 ///   `__tcfapi`. Once an app protocol is fixed, the generic listener's messages are ignored quietly and another app
 ///   protocol's messages are errors.
+/// - In settings mode an app protocol that reports no UI (Gravito, Onesecondbefore) also gets the generic listener as
+///   its source of evidence (``MessageDialect/reportsUIShown``): its messages are ignored quietly as messages of the
+///   dialect (nothing is stored from them), and only their UI signals and settings-call reports are heard
+///   (``BridgeMachine`` privacy settings).
 struct DialectDetection: Sendable {
     /// What to do with a message.
     enum Verdict: Equatable, Sendable {
@@ -23,11 +27,20 @@ struct DialectDetection: Sendable {
     private(set) var current: (any MessageDialect)?
 
     /// Detection among `dialects` (default: every registered one); `configured` fixes the dialect from the start.
-    init(configured: CMPDialect?, dialects: [any MessageDialect] = DialectRegistry.all) {
+    /// `listensForUIEvidence`: a configured dialect that reports no UI also listens to the generic listener.
+    init(
+        configured: CMPDialect?, dialects: [any MessageDialect] = DialectRegistry.all, listensForUIEvidence: Bool = false
+    ) {
         let rules = configured.flatMap { name in dialects.first { $0.dialect == name } }
         self.configured = rules
-        listened = rules.map { [$0] } ?? dialects
         current = rules
+        guard let rules else {
+            listened = dialects
+            return
+        }
+        let evidence = listensForUIEvidence && !rules.reportsUIShown
+            ? dialects.first { $0.isGenericListener && $0.reportsUIShown } : nil
+        listened = [rules] + (evidence.map { [$0] } ?? [])
     }
 
     /// Classifies a message of `dialect`; `isConsent` when it fixes the generic dialect (consent, or the CMP's UI shown:
@@ -38,6 +51,9 @@ struct DialectDetection: Sendable {
             return .accept
         }
         if current.dialect == dialect.dialect { return .accept }
+        if configured != nil, dialect.isGenericListener, listened.contains(where: { $0.dialect == dialect.dialect }) {
+            return .ignore   // the evidence listener of a configured app protocol
+        }
         if configured == nil {
             if current.isGenericListener {
                 self.current = dialect

@@ -9,7 +9,8 @@ extension CMPDialect {
 /// Gravito's in-app protocol: a ready message answered with the stored record (`cookieData`), a configuration
 /// message with the page's config version, saves that always carry the page's own non-TCF data, and a close message
 /// that ends the UI (a save alone does not). Privacy settings: the ``PrivacySettingsOpener/layerQueryItem``
-/// convention, and the ready message counts as shown (the page gives no UI signal).
+/// convention; the protocol has no UI message, so in settings mode the page's TCF/GPP API gives the evidence
+/// (``DialectDetection``).
 struct GravitoDialect: MessageDialect {
     init() {}
 

@@ -29,7 +29,8 @@ protocol MessageDialect: Sendable {
     /// otherwise a save without it keeps the previous record's.
     var sendsCompleteNonTCFData: Bool { get }
     /// Whether the page reports its UI shown and settings calls' results, so that privacy settings open on evidence
-    /// (``SettingsOpening``); otherwise the ready message counts as the settings shown.
+    /// (``SettingsOpening``); otherwise, in settings mode, the generic listener is heard beside it for that evidence
+    /// (``DialectDetection``) and the ready message never counts.
     var reportsUIShown: Bool { get }
     /// How privacy settings open when the app configured none (``PrivacySettingsOpener/default(for:)``).
     var defaultSettingsOpener: PrivacySettingsOpener { get }

@@ -27,8 +27,8 @@ public final class HostSession: ConsentBridgeDelegate {
         /// the background; the bridge reloads the page once.
         public var terminateWebProcessWhenReady = false
         /// Ends the run once the page shows its UI and has then been quiet (no event) for ``settle`` seconds: it is
-        /// ready and, in settings mode, its preferences are open (a Gravito or Onesecondbefore page gives no UI
-        /// signal: ready counts). For screenshots; without clicks only.
+        /// ready and, in settings mode, the bridge has evidence that its preferences are open
+        /// (``ConsentBridge/privacySettingsOpenedBy``). For screenshots; without clicks only.
         public var endsWhenShown = false
 
         public init(url: URL, dialect: CMPDialect?) {

@@ -145,7 +145,9 @@ struct Arguments {
         case (let call?, nil): return try parseSettingsCall(call)
         case (nil, let name?):
             guard let preset = PrivacySettingsCall.preset(named: name) else {
-                throw UsageError("--settings-preset: unknown preset \(UntrustedText.quoted(name)) (didomi, cookiebot, tcf)")
+                throw UsageError(
+                    "--settings-preset: unknown preset \(UntrustedText.quoted(name)) ("
+                        + PrivacySettingsCall.presetNames.joined(separator: ", ") + ")")
             }
             return preset
         case (_?, _?): throw UsageError("give --settings-call or --settings-preset, not both")

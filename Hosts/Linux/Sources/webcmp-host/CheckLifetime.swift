@@ -38,8 +38,9 @@ func settingsRow(_ arguments: Arguments, url: URL, store: ConsentStore) -> (Stri
     let ready = session.log.contains { $0["type"] == .string("uiReady") }
     let errors = session.log.filter { $0["type"] == .string("error") }
     let finished = session.log.first { $0["type"] == .string("uiFinished") }?["reason"]?.stringValue
-    // Evidence, not hope: the bridge says what opened the settings (on a generic TCF/GPP page the CMP must have shown
-    // its UI; Gravito and Onesecondbefore pages give no UI signal, so there their ready message counts).
+    // Evidence, not hope: the bridge names what opened the settings only when the CMP showed its UI (TCF cmpuishown or
+    // ping displayStatus visible, GPP cmpDisplayStatus visible — on Gravito and Onesecondbefore pages too); otherwise
+    // it ends the run with privacySettingsNotOpened and its reasons, which this row prints.
     let openedBy = session.bridge.privacySettingsOpenedBy
     let ok = ready && errors.isEmpty && finished == nil && openedBy != nil
     let detail: String

@@ -48,11 +48,13 @@ let usage = """
            a function path from window and JSON arguments, e.g. 'Didomi.preferences.show()',
            '_sp_.gdpr.loadPrivacyManagerModal(123456)' or '__tcfapi("displayConsentUi", 2, callback)' (a last
            argument `callback` passes a callback whose success: false is a refusal). --settings-preset NAME uses a
-           preset: didomi, cookiebot, tcf. Without either, a generic TCF page is
-           opened automatically: __tcfapi('displayConsentUi'), then each preset whose function the page has. The
-           settings count as open only when the CMP shows its UI (cmpuishown, GPP cmpDisplayStatus visible); a
-           refusal, an exception or no UI within 3 s tries the next call, and none left is the error
-           privacySettingsNotOpened (consent unchanged).
+           preset: didomi, cookiebot, osano, complianz, cookieyes, klaro, cookieconsent, tarteaucitron, google,
+           tcf. Without either, the opener of the dialect (given, or detected when the page is ready) applies: a
+           generic TCF page (also in automatic detection) gets __tcfapi('displayConsentUi'), then each preset whose
+           function the page has. An opener is called again every 0.25 s until the CMP shows its UI, for at most 3 s,
+           before the next is tried. The settings count as open only when the CMP shows its UI (cmpuishown, a TCF
+           ping's displayStatus visible, GPP cmpDisplayStatus visible; on Gravito and Onesecondbefore pages the same
+           signals of their TCF/GPP API); otherwise the error privacySettingsNotOpened (consent unchanged).
     share  loads a content page as an app's content web view would, with the stored consent shared into it: the
            configured first-party entries seeded (cookie manager before loading, and a main-frame document-start
            script for the content origins; default origin: the URL's; default preset: euconsent-v2; presets:

@@ -47,9 +47,12 @@ extension BridgeMachine {
         case ready
         /// The UI ends when it fires, after a user's save (``BridgeConfiguration/finishDelay``).
         case finishDelay
-        /// The privacy-settings call under way must show the CMP's UI before it fires
-        /// (``BridgeConfiguration/settingsAttemptTimeout``).
+        /// The privacy-settings opener under way must show the CMP's UI before it fires
+        /// (``BridgeConfiguration/settingsAttemptTimeout``; ``SettingsOpening``).
         case settingsAttempt
+        /// The privacy-settings opener is called again when it fires, until the CMP shows its UI
+        /// (``SettingsOpening/retryInterval``; scheduled again after each call, so it repeats).
+        case settingsRetry
         /// The app's next activation must come before it fires, after App Tracking Transparency answered `.denied`
         /// early (``TrackingRequest/settling``; ``BridgeMachine/trackingSettleTimeout``).
         case trackingSettle

@@ -44,7 +44,7 @@ extension BridgeMachine {
                 $0.settings = settings
                 $0.loads.recovery = .reloadInForeground
             }
-            cancel(.settingsAttempt, &out)
+            stopSettingsTimers(&out)
             if inBackground {
                 report(.diagnostic("the web content process terminated in the background; reloading the CMP page "
                     + "once when the app returns to the foreground"), &out)

@@ -19,7 +19,7 @@ extension BridgeMachine {
         }
         switch detection.classify(rules, isConsent: cmpMessage.fixesGenericDialect) {
         case .accept: break
-        case .ignore: return
+        case .ignore: return settingsEvidence(cmpMessage, &out)
         case .reject(let expected):
             return report(.error(.unexpectedDialect(handler: handler, expected: expected)), &out)
         }

@@ -52,11 +52,8 @@ extension BridgeMachine {
         case notRequested
         /// To be opened when the page is ready; the opening may already have noted a UI the page showed itself.
         case pending(SettingsOpening)
-        /// Opening on evidence (``SettingsOpening``).
+        /// Opening on evidence (``SettingsOpening``), or opened, or failed.
         case opening(SettingsOpening)
-        /// The opener's call was made when the page was ready (a dialect that reports no UI).
-        case calledOnReady
-
     }
 
     /// What a run stored, as one value: it changes only when the store reports a commit stored.

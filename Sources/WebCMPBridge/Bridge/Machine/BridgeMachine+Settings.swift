@@ -1,80 +1,117 @@
-/// Privacy settings on demand (``ConsentUIMode/settings``): the opener's calls are made once the page is ready and,
-/// on a dialect that reports its UI (``MessageDialect/reportsUIShown``), judged by evidence (``SettingsOpening``): the
-/// settings are open only when the CMP shows its UI; a refusal, an exception, a missing function or silence moves on
-/// to the next candidate, and when none is left the run ends with ``ConsentBridgeError/privacySettingsNotOpened(_:)``
-/// and consent unchanged. Dialects that give no UI signal (Gravito, Onesecondbefore) get the opener's first call
-/// fire-and-forget, and their ready message counts.
+/// Privacy settings on demand (``ConsentUIMode/settings``), judged by evidence (``SettingsOpening``): once the page is
+/// ready the opener of the dialect in force is called — again every ``SettingsOpening/retryInterval`` while it may
+/// still work — and the settings are open only when the CMP shows its UI (TCF `cmpuishown` or `ping`'s
+/// `displayStatus: "visible"`, GPP `cmpDisplayStatus: visible`); otherwise the run ends with
+/// ``ConsentBridgeError/privacySettingsNotOpened(_:)`` and consent unchanged.
+///
+/// - **Which opener.** ``BridgeConfiguration/privacySettings`` when the app set one; otherwise the default of the
+///   dialect in force (``MessageDialect/defaultSettingsOpener``). In automatic detection the generic listener's ready
+///   message does not fix the dialect, but it is the only way a page becomes ready with none fixed (an app protocol
+///   fixes it with its first message), so then the generic dialect's opener (``PrivacySettingsOpener/automatic``)
+///   applies.
+/// - **Where the evidence comes from.** The generic listener (the TCF/GPP forwarder) reports UI signals and the calls'
+///   results. Gravito's and Onesecondbefore's own protocols have no UI message, so in settings mode their pages are
+///   judged by the same forwarder, listened to for evidence only (``DialectDetection``): a page of theirs that runs no
+///   TCF or GPP API cannot prove its settings are shown, and fails.
 extension BridgeMachine {
-    /// Whether calls report their results and the UI signals are heard (a listened dialect reports them).
-    private var judgesSettingsByEvidence: Bool { detection.listened.contains { $0.reportsUIShown } }
+    /// The dialect whose default opener applies: the one in force or, before any is fixed, the generic listener.
+    private var settingsRules: (any MessageDialect)? {
+        detection.current ?? detection.listened.first { $0.isGenericListener }
+    }
+
+    /// The listened dialect that reports the UI and the calls' results.
+    private var evidenceRules: (any MessageDialect)? { detection.listened.first { $0.reportsUIShown } }
 
     /// In settings mode, starts opening the CMP's preferences, once per page load.
     mutating func openSettingsIfNeeded(_ out: inout Effects) {
         guard var run, case .pending(var opening) = run.settings else { return }
-        guard judgesSettingsByEvidence else {
-            run.settings = .calledOnReady
+        guard evidenceRules != nil else {
+            run.settings = .opening(opening)
             self.run = run
-            if let first = opening.candidates.first { out.append(.evaluate(first.script)) }
-            privacySettingsOpenedBy = SettingsOpening.byReadyMessage
-            return
+            let dialect = settingsRules?.dialect.rawValue ?? "unknown"
+            return fail(.privacySettingsNotOpened("the page's dialect (\(dialect)) reports no UI, and no TCF/GPP listener runs"), &out)
         }
-        let action = opening.start()
+        let opener = configuration.privacySettings ?? settingsRules?.defaultSettingsOpener ?? .default(for: nil)
+        let actions = opening.start(candidates: opener.candidates)
         run.settings = .opening(opening)
         self.run = run
-        perform(action, &out)
+        perform(actions, timersRan: false, &out)
     }
 
     /// The CMP showed its UI (TCF `cmpuishown`, GPP `cmpDisplayStatus: visible`). Call before ``becomeReady(injectRecordTo:_:)``.
     mutating func settingsUIShown(_ out: inout Effects) {
-        guard judgesSettingsByEvidence, var run else { return }
+        guard var run else { return }
         switch run.settings {
         case .pending(var opening):
             _ = opening.uiShown()
             run.settings = .pending(opening)
             self.run = run
         case .opening(var opening):
-            let action = opening.uiShown()
+            let timersRan = opening.timersMayRun
+            let actions = opening.uiShown()
             run.settings = .opening(opening)
             self.run = run
-            perform(action, &out)
-        case .notRequested, .calledOnReady:
+            perform(actions, timersRan: timersRan, &out)
+        case .notRequested:
             break
+        }
+    }
+
+    /// A message the dialect rules ignore (the generic listener's, beside an app protocol): in settings mode its UI
+    /// signals and call reports are still the evidence.
+    mutating func settingsEvidence(_ message: CMPMessage, _ out: inout Effects) {
+        switch message {
+        case .uiShown: settingsUIShown(&out)
+        case .gpp(let signal) where signal.displayStatus == .visible: settingsUIShown(&out)
+        case .settingsCall(let attempt, let result): settingsCallReported(result, attempt: attempt, &out)
+        default: break
         }
     }
 
     /// A call in the page reported its result.
     mutating func settingsCallReported(_ result: SettingsOpening.CallResult, attempt: Int, _ out: inout Effects) {
         guard var run, case .opening(var opening) = run.settings else { return }
-        let action = opening.callReported(result, attempt: attempt)
+        let timersRan = opening.timersMayRun
+        let actions = opening.callReported(result, attempt: attempt)
         run.settings = .opening(opening)
         self.run = run
-        perform(action, &out)
+        perform(actions, timersRan: timersRan, &out)
     }
 
-    /// The attempt timer fired.
-    mutating func settingsAttemptTimedOut(_ out: inout Effects) {
-        guard var run, case .opening(var opening) = run.settings, let attempt = opening.attempt else { return }
-        let action = opening.attemptTimedOut(attempt, after: configuration.settingsAttemptTimeout)
+    /// A settings timer fired: the opener's window ended, or it is time to call it again.
+    mutating func settingsTimerFired(_ timer: Timer, _ out: inout Effects) {
+        guard var run, case .opening(var opening) = run.settings, opening.timersMayRun else { return }
+        let actions = timer == .settingsRetry
+            ? opening.retry() : opening.attemptWindowEnded(after: configuration.settingsAttemptTimeout)
         run.settings = .opening(opening)
         self.run = run
-        perform(action, &out)
+        perform(actions, timersRan: true, &out)
     }
 
-    private mutating func perform(_ action: SettingsOpening.Action, _ out: inout Effects) {
-        switch action {
-        case .none:
-            return
-        case .call(let call, let attempt):
-            schedule(.settingsAttempt, seconds: configuration.settingsAttemptTimeout, &out)
-            let handler = detection.listened.first { $0.reportsUIShown }?.handlerName
-            out.append(.evaluate(call.script(reportingTo: handler, attempt: attempt)))
-        case .opened(let name):
-            cancel(.settingsAttempt, &out)
-            privacySettingsOpenedBy = name
-            report(.diagnostic("privacy settings opened by \(name)"), &out)
-        case .failed(let reason):
-            cancel(.settingsAttempt, &out)
-            fail(.privacySettingsNotOpened(reason), &out)
+    /// Carries out `actions`; `timersRan`: the settings timers may be running (they are stopped when opening settles).
+    private mutating func perform(_ actions: [SettingsOpening.Action], timersRan: Bool, _ out: inout Effects) {
+        for action in actions {
+            switch action {
+            case .call(let call, let attempt):
+                out.append(.evaluate(call.script(reportingTo: evidenceRules?.handlerName, attempt: attempt)))
+            case .startWindow:
+                schedule(.settingsAttempt, seconds: configuration.settingsAttemptTimeout, &out)
+            case .retryLater:
+                schedule(.settingsRetry, seconds: SettingsOpening.retryInterval, &out)
+            case .opened(let name):
+                if timersRan { stopSettingsTimers(&out) }
+                privacySettingsOpenedBy = name
+                report(.diagnostic("privacy settings opened by \(name)"), &out)
+            case .failed(let reason):
+                if timersRan { stopSettingsTimers(&out) }
+                fail(.privacySettingsNotOpened(reason), &out)
+            }
         }
+    }
+
+    /// Stops the settings timers that are armed.
+    mutating func stopSettingsTimers(_ out: inout Effects) {
+        cancel(.settingsAttempt, &out)
+        cancel(.settingsRetry, &out)
     }
 }

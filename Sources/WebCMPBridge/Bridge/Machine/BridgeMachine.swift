@@ -57,7 +57,8 @@ struct BridgeMachine: Sendable {
         self.configuration = configuration
         self.renewalReason = renewalReason
         decoder = CMPMessageDecoder(limits: configuration.limits, dialects: dialects)
-        detection = DialectDetection(configured: configuration.dialect, dialects: dialects)
+        detection = DialectDetection(
+            configured: configuration.dialect, dialects: dialects, listensForUIEvidence: configuration.mode == .settings)
         resolvedURL = configuration.resolvedURL
         fallbackURL = configuration.fallback.map { configuration.addingQueryItems(to: $0.entryURL) }
         let configured = SecurityOrigin.AllowList(configuration.allowedOrigins)
@@ -174,8 +175,7 @@ struct BridgeMachine: Sendable {
 
     /// Privacy settings at the start of a page load: to be opened in settings mode, not requested otherwise.
     var freshSettings: SettingsProgress {
-        configuration.mode == .settings
-            ? .pending(SettingsOpening(candidates: configuration.settingsOpener.candidates)) : .notRequested
+        configuration.mode == .settings ? .pending(SettingsOpening()) : .notRequested
     }
 
     private mutating func start(
@@ -226,8 +226,8 @@ struct BridgeMachine: Sendable {
             finish(.timedOut, &out)
         case .finishDelay:
             finish(.consentSaved, &out)
-        case .settingsAttempt:
-            settingsAttemptTimedOut(&out)
+        case .settingsAttempt, .settingsRetry:
+            settingsTimerFired(timer, &out)
         case .trackingSettle:
             break
         }

@@ -94,9 +94,19 @@
     };
     if (Date.now() < deadline) { setTimeout(check, config.pingMilliseconds); }
   };
+  // A CMP that already shows its UI when it is found (it opened it on its own before our listener was registered)
+  // says so in its ping (TCF v2.2 PingReturn displayStatus: "visible"): posted like cmpuishown, once, before ready.
+  var displayPosted = false;
   waitFor('__tcfapi', function (tcfapi) {
     untilLoaded(function (callback) { window.__tcfapi('ping', 2, callback); },
-      function (ping) { return ping.cmpLoaded === true || ping.cmpStatus === 'loaded'; },
+      function (ping) {
+        var loaded = ping.cmpLoaded === true || ping.cmpStatus === 'loaded';
+        if (loaded && ping.displayStatus === 'visible' && !displayPosted) {
+          displayPosted = true;
+          post({ type: 'tcf', eventStatus: 'cmpuishown' });
+        }
+        return loaded;
+      },
       function () { ready('tcf'); });
     listenTCF(tcfapi);
     watchReplacement('__tcfapi', tcfapi, listenTCF);
