@@ -49,7 +49,6 @@ extension BridgeMachineTests {
 
     /// An opener found: its window (re)starts and it is called again after the retry interval.
     static let openerFound: [Effect] = [.schedule(.settingsAttempt, seconds: 3), .schedule(.settingsRetry, seconds: 0.25)]
-    /// Opening settled: its timers stop.
 
     /// A Gravito page ready in settings mode with nothing to call: the record, then the window for its UI.
     static let gravitoReadyAwaitingUI: [Effect] = [
