@@ -102,7 +102,8 @@ if includesWebKitGTKHost() {
             dependencies: ["WebCMPHostGTK", "WebCMPBridge", "IABInAppConsent", "WebCMPToolSupport"],
             path: "Hosts/Linux/Sources/webcmp-host"
         ),
-        // Real WebKit under a display: scripts/test-e2e runs it under Xvfb; other `swift test` runs skip it.
+        // Real WebKit under a display: scripts/test-e2e runs it under Xvfb; without a display `swift test` skips its
+        // suites with one line each naming scripts/test-e2e (DisplayCondition.swift).
         .testTarget(
             name: "WebCMPHostTests",
             dependencies: ["WebCMPBridge", "IABInAppConsent"],

@@ -1,7 +1,8 @@
-// Every ```swift block of README.md and of the DocC articles, pasted verbatim (imports aside) into a function below,
+// Every ```swift block of README.md, docs/ and the DocC articles, pasted verbatim (imports aside) into a function below,
 // so that the samples compile with the package. DocumentationSamplesTests fails when a block is missing here or
 // differs. To change a sample: change it in the document and here. (AddingADialect.md's samples use internal names:
-// they are in AddingADialectTests.swift, which has `@testable import`; this file imports what an app imports.)
+// they are in AddingADialectTests.swift, which has `@testable import`; this file imports what an app imports. The
+// README's UIKit and SwiftUI quick start needs UIKit: it is in the ExampleApp's Sources/QuickStartSamples.swift.)
 import Foundation
 import WebCMPBridge
 import WebCMPBridgeTesting
@@ -87,7 +88,7 @@ enum DocumentationSamples {
         }
     }
 
-    // README.md — Offline and fast first launch
+    // docs/Offline.md — Offline and fast first launch
     static func readmeFallback(bundledHTML: Data) throws {
         var configuration = BridgeConfiguration(cmpURL: URL(string: "https://www.example.com/consent/app.html")!)
         configuration.fallback = try FallbackPage(files: ["index.html": FallbackPage.File(contents: bundledHTML)])

@@ -1,13 +1,18 @@
 import Foundation
 import Testing
 
-/// Checks that every ```swift block of README.md and the DocC articles appears verbatim (imports and indentation
-/// aside) in one of the sample files, which compile with the tests: DocumentationSamples.swift (the public API, as an
-/// app imports it) and AddingADialectTests.swift (the contributors' article, whose samples use internal names).
+/// Checks that every ```swift block of README.md, of the guides in docs/ and of the DocC articles appears verbatim
+/// (imports and indentation aside) in one of the sample files, which compile: DocumentationSamples.swift (the public
+/// API, as an app imports it) and AddingADialectTests.swift (the contributors' article, whose samples use internal
+/// names) with the tests, and the ExampleApp's QuickStartSamples.swift (the UIKit and SwiftUI quick start, which
+/// needs UIKit: scripts/check-apple type-checks it against the iOS SDK).
 @Suite struct DocumentationSamplesTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    static let sampleFiles = ["DocumentationSamples.swift", "AddingADialectTests.swift"]
+    static let sampleFiles = [
+        "Tests/WebCMPBridgeTests/DocumentationSamples.swift", "Tests/WebCMPBridgeTests/AddingADialectTests.swift",
+        "ExampleApp/WebCMPExample.swiftpm/Sources/QuickStartSamples.swift",
+    ]
 
     static func normalized(_ text: String) -> [String] {
         text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -33,12 +38,14 @@ import Testing
 
     @Test func everySampleCompiles() throws {
         let samples = try Self.sampleFiles.map { name in
-            Self.normalized(try String(contentsOf: Self.root.appendingPathComponent(
-                "Tests/WebCMPBridgeTests/\(name)"), encoding: .utf8))
+            Self.normalized(try String(contentsOf: Self.root.appendingPathComponent(name), encoding: .utf8))
         }
         let docc = Self.root.appendingPathComponent("Sources/WebCMPBridge/WebCMPBridge.docc")
         let articles = try FileManager.default.contentsOfDirectory(atPath: docc.path).filter { $0.hasSuffix(".md") }
-        let documents = [Self.root.appendingPathComponent("README.md")] + articles.map { docc.appendingPathComponent($0) }
+        let guides = Self.root.appendingPathComponent("docs")
+        let guideFiles = try FileManager.default.contentsOfDirectory(atPath: guides.path).filter { $0.hasSuffix(".md") }
+        let documents = [Self.root.appendingPathComponent("README.md")]
+            + guideFiles.map { guides.appendingPathComponent($0) } + articles.map { docc.appendingPathComponent($0) }
         var count = 0
         for document in documents {
             for block in Self.swiftBlocks(in: try String(contentsOf: document, encoding: .utf8)) {
@@ -49,7 +56,7 @@ import Testing
                         start + lines.count <= sample.count && Array(sample[start..<(start + lines.count)]) == lines
                     }
                 }
-                let files = Self.sampleFiles.joined(separator: " or ")
+                let files = Self.sampleFiles.map { ($0 as NSString).lastPathComponent }.joined(separator: " or ")
                 #expect(found, "\(document.lastPathComponent): sample not in \(files):\n\(block)")
             }
         }

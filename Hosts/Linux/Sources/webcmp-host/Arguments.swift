@@ -22,6 +22,9 @@ struct Arguments {
     var settle: TimeInterval = HostSession.defaultSettle
     /// `--json`: print one JSON object.
     var json = false
+    /// `--raw`: print the exact key values; without it long bit fields and restriction strings are summarised
+    /// (`BitStringSummary`).
+    var raw = false
     /// `--count`: how many strings `selftest-escaping` checks.
     var count = 300
     /// `--allow-origin`: origins allowed besides the configured pages'.
@@ -72,7 +75,7 @@ struct Arguments {
     ]
     /// The flags.
     static let flagOptions: Set<String> = [
-        "--json", "--settings", "--terminate-web-process", "--minimal-bodies", "--retain-bridges", "--help", "-h",
+        "--json", "--raw", "--settings", "--terminate-web-process", "--minimal-bodies", "--retain-bridges", "--help", "-h",
     ]
 
     /// Reads `arguments` (the command line after the executable's name): the command, an optional URL, then options.
@@ -94,6 +97,7 @@ struct Arguments {
         presets = parsed.all("--preset")
         seeds = parsed.all("--seed")
         json = parsed.has("--json")
+        raw = parsed.has("--raw")
         settings = parsed.has("--settings")
         terminateWebProcess = parsed.has("--terminate-web-process")
         minimalBodies = parsed.has("--minimal-bodies")

@@ -2,11 +2,11 @@
 let usage = """
     usage: webcmp-host run URL [--dialect gravito|onesecondbefore|tcf|auto] [--click ID ...] [--state DIR]
                                [--timeout S] [--settle S] [--allow-origin ORIGIN ...] [--eval EXPRESSION ...] [--json]
-                               [--settings [--settings-url URL] [--settings-call CALL | --settings-preset NAME]]
+                               [--raw] [--settings [--settings-url URL] [--settings-call CALL | --settings-preset NAME]]
                                [--fallback FILE] [--terminate-web-process] [--size WxH]
            webcmp-host check URL [--dialect …] [--click ID ...] [--timeout S] [--settle S] [--settings]
                                  [--settings-url URL] [--settings-call CALL | --settings-preset NAME] [--fallback FILE]
-                                 [--screenshot DIR [--size WxH]]
+                                 [--screenshot DIR [--size WxH]] [--raw]
            webcmp-host share URL --state DIR [--content-origin ORIGIN ...] [--preset NAME ...]
                                  [--seed cookie|localStorage:NAME:VALUE ...] [--update-from DIR] [--eval EXPRESSION ...]
                                  [--settle S] [--json]
@@ -20,7 +20,9 @@ let usage = """
     run    loads a hosted CMP page in real WebKit (WebKitGTK) through the WebCMPBridge bridge, clicks the given
            element ids in order once the page is ready, and prints the event log and the stored IAB keys.
            --json prints exactly one JSON object {"events": [...], "keys": {...}}; with --eval, also "eval": the
-           values of the given JavaScript expressions in the page at the end of the run.
+           values of the given JavaScript expressions in the page at the end of the run. Without --json, long bit
+           fields and restriction strings (IABTCF_VendorConsents …) are printed as their length, how many positions
+           are set and the first ids set; --raw prints the exact values.
            The run ends when the CMP UI finishes. Without --click it lasts at most --timeout seconds (default 30;
            also the ready timeout), so a page that saves late is still stored; after the clicks it also ends once
            the page has been quiet (no event) for --settle seconds (default 1). Links the page opens away from

@@ -1,5 +1,6 @@
 import Foundation
 import WebCMPBridge
+import WebCMPToolSupport
 import WebCMPHostGTK
 
 func printJSON(_ value: JSONValue) {
@@ -40,6 +41,14 @@ func runSession(_ arguments: Arguments, url: URL, store: ConsentStore, endsWhenS
     return session
 }
 
+/// A stored key's value as the text output shows it: long bit fields and restriction strings as their length, how
+/// many positions are set and the first ids (`BitStringSummary`), unless `raw`; everything else as a JavaScript
+/// literal.
+func keyText(_ value: JSONValue, raw: Bool) -> String {
+    if !raw, let text = value.stringValue, let summary = BitStringSummary(text) { return summary.description }
+    return JavaScriptLiteral.expression(value)
+}
+
 @MainActor
 func runCommand(_ arguments: Arguments) -> Int32 {
     guard let url = arguments.url ?? unreachableURL(arguments) else { fail("run needs a URL\n\(usage)", code: 2) }
@@ -57,7 +66,7 @@ func runCommand(_ arguments: Arguments) -> Int32 {
         print("IAB keys in UserDefaults:")
         let keys = store.iabKeys().json.objectValue ?? [:]
         if keys.isEmpty { print("  (none)") }
-        for key in keys.keys.sorted() { print("  \(key) = \(JavaScriptLiteral.expression(keys[key]!))") }
+        for key in keys.keys.sorted() { print("  \(key) = \(keyText(keys[key]!, raw: arguments.raw))") }
     }
     session.view.close()
     return 0
@@ -154,7 +163,7 @@ func checkCommand(_ arguments: Arguments) -> Int32 {
     }
     if !keys.isEmpty {
         print("IAB keys:")
-        for key in keys.keys.sorted() { print("  \(key) = \(JavaScriptLiteral.expression(keys[key]!))") }
+        for key in keys.keys.sorted() { print("  \(key) = \(keyText(keys[key]!, raw: arguments.raw))") }
     }
     if let screenshots {
         print("Screenshots (\(arguments.size.width)×\(arguments.size.height)) in \(screenshots.directory.path):")

@@ -5,9 +5,10 @@ import WebCMPBridge
 /// End-to-end tests: real pages, served from loopback HTTP servers the tests start, run in real WebKit (WebKitGTK)
 /// through the real bridge by the `webcmp-host` executable, whose `--json` output (the tool's contract) is checked.
 /// Run under a display: `xvfb-run -a -s "-screen 0 1280x1024x24 -noreset" swift test --filter WebCMPHostTests` at the
-/// root (scripts/test-e2e does it; `-noreset` because the tests start host processes in parallel); other `swift test`
-/// runs skip this suite (`--skip WebCMPHostTests`).
-@Suite(.serialized) struct EndToEndTests {
+/// root (scripts/test-e2e does it; `-noreset` because the tests start host processes in parallel). Without a display
+/// every suite of this target is skipped with one line naming scripts/test-e2e (`.needsDisplay`), so that a plain
+/// `swift test` passes on a headless machine; scripts/test runs the root suite with `--skip WebCMPHostTests`.
+@Suite(.serialized, .needsDisplay) struct EndToEndTests {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()

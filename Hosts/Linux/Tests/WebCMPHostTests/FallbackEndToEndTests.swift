@@ -5,7 +5,7 @@ import WebCMPBridge
 /// The offline path and pre-warming in real WebKit (WebKitGTK): a hosted URL that cannot be reached, or answers an
 /// HTTP error, is replaced by the app's fallback page (SampleHost, served through the URI scheme handler under
 /// `webcmp-fallback://app`); a pre-warmed page is presented without a new load.
-@Suite(.serialized) struct FallbackEndToEndTests {
+@Suite(.serialized, .needsDisplay) struct FallbackEndToEndTests {
     static var fallback: String { EndToEndTests.repository.appendingPathComponent("SampleHost/index.html").path }
 
     /// A URL on a loopback port nothing listens on (bound by a short-lived process, then closed).

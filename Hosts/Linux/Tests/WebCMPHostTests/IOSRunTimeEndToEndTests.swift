@@ -5,7 +5,7 @@ import WebCMPBridge
 /// The iOS run-time behaviours that WebKitGTK can show (issue 20): a terminated web content process. (Load events are
 /// reported as WebKitGTK gives them — cancelled and policy-interrupted loads included — and the core ignores those:
 /// `LifecycleEndToEndTests.linksAwayLeaveTheCMPPageInPlaceAndItStillSaves` and the fallback suite run through them.)
-@Suite(.serialized) struct IOSRunTimeEndToEndTests {
+@Suite(.serialized, .needsDisplay) struct IOSRunTimeEndToEndTests {
     typealias E2E = EndToEndTests
 
     /// `webkit_web_view_terminate_web_process` once the page is ready: the bridge reloads it once, the user's save on
@@ -24,7 +24,7 @@ import WebCMPBridge
 }
 
 /// Issue 22, item 5: `--click` clicks only what a person could click.
-@Suite struct HostClickEndToEndTests {
+@Suite(.needsDisplay) struct HostClickEndToEndTests {
     typealias E2E = EndToEndTests
     static var page: String { E2E.servers.0 + "/\(E2E.pages)/hidden-buttons.html" }
 

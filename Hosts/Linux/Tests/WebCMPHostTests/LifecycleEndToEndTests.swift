@@ -5,7 +5,7 @@ import WebCMPBridge
 /// Consent over a user's lifetime against pages that behave like the CMPs publishers run (Pages/tcf-cmp.html: the IAB
 /// reference CMP API behaviour; Pages/gpp-us-cmp.html: a GPP-only US CMP; Pages/cmp-never-starts.html: a stub whose
 /// CMP never loads), in real WebKit through `webcmp-host run --json`.
-@Suite(.serialized) struct LifecycleEndToEndTests {
+@Suite(.serialized, .needsDisplay) struct LifecycleEndToEndTests {
     typealias E2E = EndToEndTests
     static var tcfPage: String { E2E.servers.0 + "/\(E2E.pages)/tcf-cmp.html" }
     static var gppPage: String { E2E.servers.0 + "/\(E2E.pages)/gpp-us-cmp.html" }
@@ -135,7 +135,7 @@ import WebCMPBridge
 }
 
 /// Issue 22, item 3: real CMPs replace the IAB stub late, and some answer that GDPR does not apply.
-@Suite(.serialized) struct StubReplacementEndToEndTests {
+@Suite(.serialized, .needsDisplay) struct StubReplacementEndToEndTests {
     typealias E2E = EndToEndTests
     static var tcfPage: String { LifecycleEndToEndTests.tcfPage }
 

@@ -6,7 +6,7 @@ import WebCMPBridge
 /// what is deterministic is: every save completes without errors, and after each create → load → save → invalidate →
 /// close cycle the bridge, the adapter and the loop are deallocated and WebKit's view and content manager finalized
 /// (a retain cycle through a handler closure, or a leaked GObject reference, fails here).
-@Suite(.serialized) struct MeasureTests {
+@Suite(.serialized, .needsDisplay) struct MeasureTests {
     @Test func soakAndBenchComplete() throws {
         let page = EndToEndTests.repository.appendingPathComponent("SampleHost/index.html").absoluteString + "?dialect=gravito"
         let (soakStatus, soakOutput) = try EndToEndTests.host(["soak", page, "--saves", "300", "--cycles", "5", "--json"])

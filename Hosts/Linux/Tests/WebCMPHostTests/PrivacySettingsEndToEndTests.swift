@@ -4,7 +4,7 @@ import WebCMPBridge
 
 /// Consent over a user's lifetime in real WebKit: "Privacy settings" (Gravito SampleHost, a TCF CMP opened with
 /// `displayConsentUi`), the QA reset (consent and the page's own website data), reject-all then reopen.
-@Suite(.serialized) struct PrivacySettingsEndToEndTests {
+@Suite(.serialized, .needsDisplay) struct PrivacySettingsEndToEndTests {
     typealias E2E = EndToEndTests
 
     static let checked = "Array.from(document.querySelectorAll('input:checked')).map(e => e.id).filter(id => !id.includes('-li-'))"
@@ -146,7 +146,7 @@ import WebCMPBridge
 }
 
 /// Issue 22, items 1 and 2: privacy settings on CMPs that open them with their own functions, judged by evidence.
-@Suite struct SettingsOpenersEndToEndTests {
+@Suite(.needsDisplay) struct SettingsOpenersEndToEndTests {
     typealias E2E = EndToEndTests
     static func page(_ cmp: String) -> String { E2E.servers.0 + "/\(E2E.pages)/settings-cmps.html?cmp=" + cmp }
 

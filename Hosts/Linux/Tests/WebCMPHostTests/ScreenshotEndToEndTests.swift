@@ -6,7 +6,7 @@ import WebCMPToolSupport
 /// `webcmp-host check --screenshot DIR [--size WxH]` on SampleHost (EU/Gravito and US/GPP mode) in real WebKit: four
 /// PNG files of the requested size (read from their IHDR header), light and dark different, the page itself saw the
 /// dark color scheme (the check's row says so), and the report lists the files.
-@Suite(.serialized) struct ScreenshotEndToEndTests {
+@Suite(.serialized, .needsDisplay) struct ScreenshotEndToEndTests {
     typealias E2E = EndToEndTests
     static let names = ["first-layer-light.png", "first-layer-dark.png", "settings-light.png", "settings-dark.png"]
 

@@ -7,7 +7,7 @@ import WebCMPToolSupport
 /// CMP adopt the seeded consent and show no banner; other origins get nothing; pages without a CMP get the
 /// native-backed APIs, in the main frame, and their iframes reach them through the locator frames; the cookie manager
 /// sets the cookies before the first request.
-@Suite(.serialized) struct SharingEndToEndTests {
+@Suite(.serialized, .needsDisplay) struct SharingEndToEndTests {
     typealias E2E = EndToEndTests
 
     static var page: String { E2E.servers.0 + "/" + E2E.pages }

@@ -5,7 +5,7 @@ import WebCMPBridge
 /// SampleHost's US/GPP mode (`?mode=us`: a GPP-only US CMP with `__gpp` and `__uspapi`, no `__tcfapi`, the GPP string
 /// encoded in the page), the `check` rows about a user's lifetime, and the native-backed `__uspapi` of a content page,
 /// in real WebKit through `webcmp-host`.
-@Suite(.serialized) struct USModeEndToEndTests {
+@Suite(.serialized, .needsDisplay) struct USModeEndToEndTests {
     typealias E2E = EndToEndTests
     static var usPage: String { E2E.sample + "?mode=us" }
 
