@@ -113,7 +113,8 @@ public final class WebPageCMPWebView: CMPWebView, ScriptMessageReceiver {
                 // Reported once, by the observer of `page.navigations`.
             } catch {
                 if self?.provisionalLoad == id { self?.provisionalLoad = nil }
-                self?.eventHandler?(.didFailLoading(WebViewLoadFailure(Self.underlying(error), requestedURL: url), load: id))
+                let failure = WebViewLoadFailure(Self.underlying(error), requestedURL: url)
+                self?.eventHandler?(.didFailLoading(failure, load: id))
             }
         }
     }
@@ -166,7 +167,8 @@ public final class WebPageCMPWebView: CMPWebView, ScriptMessageReceiver {
     /// The core's decision for `action` (allow when no bridge is attached, cancel a new window), carried out.
     fileprivate func decide(_ action: WebPage.NavigationAction) -> WKNavigationActionPolicy {
         let request = NavigationRequest(
-            url: action.request.url, isMainFrame: action.target?.isMainFrame ?? true, opensNewWindow: action.target == nil)
+            url: action.request.url, isMainFrame: action.target?.isMainFrame ?? true,
+            opensNewWindow: action.target == nil)
         let decision = navigationPolicy?(request) ?? (request.opensNewWindow ? .cancel : .allow)
         if case .openExternally(let url) = decision { openExternally?(url) }
         return decision == .allow ? .allow : .cancel
