@@ -44,7 +44,7 @@ import AppKit
 ///   claim a method it cannot always answer. Other optional methods (downloads, media permissions, context menus)
 ///   are not forwarded while the adapter is installed.
 @MainActor
-public final class WKCMPWebView: NSObject, CMPWebView {
+public final class WKCMPWebView: NSObject, CMPWebView, ScriptMessageReceiver {
     /// The web view.
     public let webView: WKWebView
     public var eventHandler: (@MainActor (WebViewEvent) -> Void)?
@@ -126,10 +126,7 @@ public final class WKCMPWebView: NSObject, CMPWebView {
     }
 
     public func removeAllUserScripts() {
-        let controller = webView.configuration.userContentController
-        let others = controller.userScripts.filter { script in !ownScripts.contains { $0 === script } }
-        controller.removeAllUserScripts()
-        others.forEach(controller.addUserScript)
+        webView.configuration.userContentController.removeUserScripts(ownScripts)
         ownScripts.removeAll()
     }
 
@@ -203,12 +200,8 @@ public final class WKCMPWebView: NSObject, CMPWebView {
         #endif
     }
 
-    fileprivate func receive(_ message: WKScriptMessage) {
-        let frame = message.frameInfo
-        let origin = frame.securityOrigin
-        eventHandler?(.message(ScriptMessage(
-            handlerName: message.name, body: .foundation(message.body), isMainFrame: frame.isMainFrame,
-            origin: SecurityOrigin.origin(protocol: origin.protocol, host: origin.host, port: origin.port))))
+    func receive(_ message: WKScriptMessage) {
+        eventHandler?(.message(ScriptMessage(message)))
     }
 
     fileprivate func send(_ event: WebViewEvent) {
@@ -223,16 +216,9 @@ public final class WKCMPWebView: NSObject, CMPWebView {
 
     /// Reports a navigation that ended without a page, with the URL that failed (from the error), and forgets it.
     fileprivate func reportFailure(of navigation: WKNavigation?, _ error: any Error) {
-        let nsError = error as NSError
         let started = navigation.flatMap { navigation in navigations.last { $0.navigation === navigation } }
-        let failingURL = nsError.userInfo[NSURLErrorFailingURLErrorKey] as? URL
-            ?? (nsError.userInfo[NSURLErrorFailingURLStringErrorKey] as? String).flatMap(URL.init(string:))
-            ?? started?.url
         forget(navigation)
-        send(.didFailLoading(
-            WebViewLoadFailure(
-                url: failingURL, domain: nsError.domain, code: nsError.code, description: nsError.localizedDescription),
-            load: started?.id))
+        send(.didFailLoading(WebViewLoadFailure(error, requestedURL: started?.url), load: started?.id))
     }
 
     fileprivate func forget(_ navigation: WKNavigation?) {
@@ -268,38 +254,7 @@ private struct AdapterLeftovers: @unchecked Sendable {
             owners.remove(name)
             controller.removeScriptMessageHandler(forName: name)
         }
-        guard !scripts.isEmpty else { return }
-        let others = controller.userScripts.filter { script in !scripts.contains { $0 === script } }
-        controller.removeAllUserScripts()
-        others.forEach(controller.addUserScript)
-    }
-}
-
-/// Observes the app's lifecycle notifications and reports them, until it is deallocated.
-private final class AppLifecycleObservers: @unchecked Sendable {
-    // @unchecked: the tokens are written once in init and only read in deinit (NotificationCenter's
-    // removeObserver(_:) may be called from any thread).
-    private var tokens: [NSObjectProtocol] = []
-
-    @MainActor init(report: @escaping @MainActor (AppLifecycleEvent) -> Void) {
-        #if canImport(UIKit)
-        let names: [(Notification.Name, AppLifecycleEvent)] = [
-            (UIApplication.willResignActiveNotification, .willResignActive),
-            (UIApplication.didEnterBackgroundNotification, .didEnterBackground),
-            (UIApplication.willEnterForegroundNotification, .willEnterForeground),
-            (UIApplication.didBecomeActiveNotification, .didBecomeActive),
-        ]
-        // UIKit posts these on the main thread; the main queue makes that explicit.
-        tokens = names.map { name, event in
-            NotificationCenter.default.addObserver(forName: name, object: nil, queue: .main) { _ in
-                MainActor.assumeIsolated { report(event) }
-            }
-        }
-        #endif
-    }
-
-    deinit {
-        for token in tokens { NotificationCenter.default.removeObserver(token) }
+        controller.removeUserScripts(scripts)
     }
 }
 
@@ -322,20 +277,6 @@ private final class MessageHandlerOwners {
     func isAlive(_ name: String) -> Bool? { owners[name].map { $0.adapter != nil } }
     func set(_ name: String, owner: WKCMPWebView) { owners[name] = WeakOwner(owner) }
     func remove(_ name: String) { owners[name] = nil }
-}
-
-/// Forwards script messages to the adapter without retaining it (`WKUserContentController` retains its handlers).
-@MainActor
-private final class WeakScriptMessageHandler: NSObject, WKScriptMessageHandler {
-    weak var target: WKCMPWebView?
-
-    init(_ target: WKCMPWebView) {
-        self.target = target
-    }
-
-    func userContentController(_ userContentController: WKUserContentController, didReceive message: WKScriptMessage) {
-        target?.receive(message)
-    }
 }
 
 /// The web view's navigation delegate: reports to the adapter (held weakly) and forwards to the delegate the web view

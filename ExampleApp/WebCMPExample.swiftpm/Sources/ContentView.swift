@@ -21,6 +21,13 @@ struct ContentView: View {
                 Section("Debug") {
                     NavigationLink("Stored IAB keys (\(consent.keys.count))") { KeysView() }
                     Button("Reset consent (QA)") { consent.resetForQA() }
+                    #if canImport(_WebKit_SwiftUI) && compiler(>=6.2)
+                    if #available(iOS 26.0, *) {
+                        NavigationLink("CMP page in a WebPage (iOS 26)") {
+                            WebPageConsentScreen(makeBridge: consent.makeBridge)
+                        }
+                    }
+                    #endif
                     TextField("CMP URL", text: consent.$cmpURL)
                         .textInputAutocapitalization(.never).autocorrectionDisabled()
                         .font(.footnote.monospaced())
