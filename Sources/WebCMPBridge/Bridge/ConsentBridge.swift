@@ -209,6 +209,8 @@ public final class ConsentBridge {
             }
         case .readTrackingStatus:
             handle(.trackingStatusRead(trackingAuthorizer.status()))
+        case .openAppSettings:
+            webView?.openAppSettings()
         case .clearStore:
             store.clearAll()
         case .detach:
