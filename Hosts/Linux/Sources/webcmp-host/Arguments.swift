@@ -37,6 +37,8 @@ struct Arguments {
     var updateFrom: URL?
     /// `--saves` (`bench`, `soak`); `nil`: the command's default.
     var saves: Int?
+    /// `--pairs` (`sharing-cost`): how many paired loads are counted; `nil`: the command's default.
+    var pairs: Int?
     /// `--cycles` (`soak`).
     var cycles = 200
     /// `--minimal-bodies` (`soak`).
@@ -63,7 +65,7 @@ struct Arguments {
     /// The options that take one value.
     static let valueOptions: Set<String> = [
         "--dialect", "--state", "--timeout", "--settle", "--settings-url", "--settings-call", "--settings-preset",
-        "--update-from", "--fallback", "--screenshot", "--size", "--saves", "--cycles", "--count",
+        "--update-from", "--fallback", "--screenshot", "--size", "--saves", "--cycles", "--count", "--pairs",
     ]
     /// The options that may be given any number of times.
     static let repeatableOptions: Set<String> = [
@@ -109,6 +111,7 @@ struct Arguments {
         guard timeout > 0 else { throw UsageError("option --timeout needs more than 0 seconds") }
         settle = try parsed.seconds("--settle", in: 0...600) ?? settle
         saves = try parsed.integer("--saves", in: 1...1_000_000)
+        pairs = try parsed.integer("--pairs", in: 1...10_000)
         cycles = try parsed.integer("--cycles", in: 1...10_000) ?? cycles
         count = try parsed.integer("--count", in: 1...100_000) ?? count
     }

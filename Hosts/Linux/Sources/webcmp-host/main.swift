@@ -237,6 +237,7 @@ let exitCode: Int32 = MainActor.assumeIsolated {
     case "reject-all": return rejectAllCommand(arguments)
     case "prewarm": return Prewarm.command(arguments)
     case "selftest-escaping": return escapingSelfTest(arguments)
+    case "sharing-cost": return SharingCost.command(arguments)
     case "bench":
         return Measure.bench(page: arguments.url ?? samplePage(), saves: arguments.saves ?? 200, json: arguments.json)
     case "soak":
