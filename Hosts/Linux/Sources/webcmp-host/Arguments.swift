@@ -45,6 +45,8 @@ struct Arguments {
     var minimalBodies = false
     /// `--terminate-web-process`: end the web content process once when the page is first ready.
     var terminateWebProcess = false
+    /// `--app-context` (`run`): the bridge sends ``HostSession/testAppContext`` to the page.
+    var appContext = false
     /// `--retain-bridges` (`soak`): the check's own check.
     var retainBridges = false
     /// `--settings`: open the page in settings mode.
@@ -73,7 +75,7 @@ struct Arguments {
     ]
     /// The flags.
     static let flagOptions: Set<String> = [
-        "--json", "--settings", "--terminate-web-process", "--minimal-bodies", "--retain-bridges", "--help", "-h",
+        "--json", "--settings", "--terminate-web-process", "--app-context", "--minimal-bodies", "--retain-bridges", "--help", "-h",
     ]
 
     /// Reads `arguments` (the command line after the executable's name): the command, an optional URL, then options.
@@ -97,6 +99,7 @@ struct Arguments {
         json = parsed.has("--json")
         settings = parsed.has("--settings")
         terminateWebProcess = parsed.has("--terminate-web-process")
+        appContext = parsed.has("--app-context")
         minimalBodies = parsed.has("--minimal-bodies")
         retainBridges = parsed.has("--retain-bridges")
         state = parsed["--state"].map { URL(fileURLWithPath: $0, isDirectory: true) }

@@ -3,7 +3,7 @@ let usage = """
     usage: webcmp-host run URL [--dialect gravito|onesecondbefore|tcf|auto] [--click ID ...] [--state DIR]
                                [--timeout S] [--settle S] [--allow-origin ORIGIN ...] [--eval EXPRESSION ...] [--json]
                                [--settings [--settings-url URL] [--settings-call CALL | --settings-preset NAME]]
-                               [--fallback FILE] [--terminate-web-process] [--size WxH]
+                               [--fallback FILE] [--terminate-web-process] [--app-context] [--size WxH]
            webcmp-host check URL [--dialect …] [--click ID ...] [--timeout S] [--settle S] [--settings]
                                  [--settings-url URL] [--settings-call CALL | --settings-preset NAME] [--fallback FILE]
                                  [--screenshot DIR [--size WxH]]
@@ -26,6 +26,8 @@ let usage = """
            also the ready timeout), so a page that saves late is still stored; after the clicks it also ends once
            the page has been quiet (no event) for --settle seconds (default 1). Links the page opens away from
            itself are logged as {"type": "openedExternally", "url": …} instead of opening a browser.
+           --app-context sends a fixed app context (AppContext: platform other, language with quotes and </script>,
+           ATT denied after notDetermined, dark, accessibility2, Reduce Motion) as query items and window.webcmpAppContext.
            --terminate-web-process ends the page's web content process once when it is first ready (before any
            click), as iOS does to apps in the background: the bridge reloads the page once.
     check  a conformance report for a hosted CMP page; exit 0 when it conforms, 1 when not, 2 for usage errors.

@@ -33,6 +33,7 @@ func runSession(_ arguments: Arguments, url: URL, store: ConsentStore, endsWhenS
     options.settingsCall = arguments.settingsCall
     options.fallback = fallbackPage(arguments)
     options.terminateWebProcessWhenReady = arguments.terminateWebProcess
+    if arguments.appContext { options.appContext = HostSession.testAppContext }
     options.endsWhenShown = endsWhenShown
     let view = GTKWebView(width: arguments.size.width, height: arguments.size.height)
     let session = HostSession(options: options, store: store, view: view)
