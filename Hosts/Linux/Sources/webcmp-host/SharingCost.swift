@@ -74,8 +74,14 @@ enum SharingCost {
              "(whole ms: WebKitGTK's timing resolution)"),
             ("the same, p90 of the paired differences, ms", Measure.percentile(differences, 0.9), "(reference)"),
         ]
+        // The comparison means something only when the sharing script ran in the one view and not in the other.
+        let installed = [withSharing, without].map { evaluate($0, "window.__webcmpSharing !== undefined") == .bool(true) }
+        guard installed == [true, false] else {
+            fail("the sharing script ran in the views as \(installed), expected [true, false]", code: 1)
+        }
         if arguments.json {
             printJSON(.object([
+                "sharingRanInTheViewWithSharingOnly": .bool(true),
                 "pairs": .number(Double(differences.count)),
                 "rows": .array(rows.map { .object(["name": .string($0.0), "value": .number($0.1), "budget": .string($0.2)]) }),
             ]))
@@ -92,14 +98,18 @@ enum SharingCost {
         view.load(url)
         GTKRuntime.run(until: Date().addingTimeInterval(30)) { !loaded }
         guard loaded else { return nil }
-        var result: String??
-        Task { @MainActor in
-            result = .some(await view.evaluate(
-                "performance.getEntriesByType('navigation')[0].domContentLoadedEventStart"))
-        }
-        GTKRuntime.run(until: Date().addingTimeInterval(5)) { result == nil }
-        guard let text = result ?? nil, case .number(let value)? = try? JSONValue(parsing: text) else { return nil }
+        guard case .number(let value)? = evaluate(
+            view, "performance.getEntriesByType('navigation')[0].domContentLoadedEventStart") else { return nil }
         return value
+    }
+
+    /// The value of `expression` in `view`'s page (`nil`: undefined, an error, or no answer within 5 s).
+    static func evaluate(_ view: GTKWebView, _ expression: String) -> JSONValue? {
+        var result: String??
+        Task { @MainActor in result = .some(await view.evaluate(expression)) }
+        GTKRuntime.run(until: Date().addingTimeInterval(5)) { result == nil }
+        guard let text = result ?? nil else { return nil }
+        return try? JSONValue(parsing: text)
     }
 
     /// A stored record as an app would have it: a TC string with every purpose and 1,000 vendors, a GPP string and
