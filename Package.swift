@@ -41,6 +41,7 @@ let package = Package(
                 .copy("JavaScript/Resources/consent-sharing.js"),
                 .copy("JavaScript/Resources/consent-seeding.js"),
                 .copy("JavaScript/Resources/open-settings.js"),
+                .copy("JavaScript/Resources/app-context.js"),
             ]
         ),
         // Apple platforms: the WKWebView adapter, content web view sharing and the App Tracking Transparency client.

@@ -529,6 +529,9 @@ private struct MachineHarness {
             guard case .appActive = context else { return fuzzCheck(false, "tracking requested in answer to \(context)") }
             fuzzCheck(machine.configuration.tracking.isEnabled, "tracking requested though the app did not enable it")
             waitsForTrackingAnswer = true
+        case .openAppSettings:
+            guard case .message = context else { return fuzzCheck(false, "Settings opened in answer to \(context)") }
+            fuzzCheck(machine.state == .ready, "Settings opened while the page was not ready")
         case .clearStore:
             guard case .timer(.ready) = context else { return fuzzCheck(false, "store cleared in answer to \(context)") }
             fuzzCheck(machine.configuration.clearsConsentOnTimeout, "store cleared though the app did not opt in")

@@ -54,6 +54,8 @@ public final class FakeWebView: CMPWebView {
     public private(set) var removedAllUserScripts = 0
     /// The URLs the navigation policy sent out of the view (``NavigationDecision/openExternally(_:)``).
     public private(set) var openedExternally: [URL] = []
+    /// How many times the bridge asked to open the app's Settings (``CMPWebView/openAppSettings()``).
+    public private(set) var openedAppSettings = 0
     /// Handler names registered on the same content controller by someone else (the app): registering one of them
     /// throws ``WebViewSetupError/messageHandlerNameInUse(_:)``.
     public var foreignHandlerNames: Set<String> = []
@@ -74,6 +76,8 @@ public final class FakeWebView: CMPWebView {
     }
 
     public func addUserScript(_ script: UserScript) { userScripts.append(script) }
+
+    public func openAppSettings() { openedAppSettings += 1 }
 
     public func removeAllUserScripts() {
         userScripts.removeAll()

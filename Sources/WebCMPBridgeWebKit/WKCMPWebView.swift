@@ -162,6 +162,16 @@ public final class WKCMPWebView: NSObject, CMPWebView, ScriptMessageReceiver {
         controller.removeScriptMessageHandler(forName: name)
     }
 
+    /// Opens the app's page in the Settings app (the page asked, while its UI was ready and on screen) with
+    /// ``openExternally``, the opener of links, so an app extension's opener is used for it too: on iOS, visionOS and
+    /// Mac Catalyst the URL is `UIApplication.openSettingsURLString` ("the URL string you use to deep link to your
+    /// app's custom settings in the Settings app"); on macOS there is no such page and nothing opens.
+    public func openAppSettings() {
+        #if canImport(UIKit)
+        if let url = URL(string: UIApplication.openSettingsURLString) { openExternally(url) }
+        #endif
+    }
+
     /// Removes every handler and user script this adapter added, stops forwarding events, and gives the web view its
     /// previous navigation and UI delegates back.
     public func invalidate() {

@@ -151,6 +151,15 @@ public final class WebPageCMPWebView: CMPWebView, ScriptMessageReceiver {
         controller.removeScriptMessageHandler(forName: name)
     }
 
+    /// Opens the app's page in the Settings app (the page asked, while its UI was ready and on screen) with
+    /// ``openExternally``, the opener of links: `UIApplication.openSettingsURLString` on iOS and visionOS; on macOS
+    /// there is no such page. Without an opener (none set, not shown by `ConsentWebPageView`) nothing opens.
+    public func openAppSettings() {
+        #if canImport(UIKit)
+        if let url = URL(string: UIApplication.openSettingsURLString) { openExternally?(url) }
+        #endif
+    }
+
     /// Removes every handler and user script this adapter added and stops forwarding events.
     public func invalidate() {
         for name in handlerNames { removeMessageHandler(named: name) }

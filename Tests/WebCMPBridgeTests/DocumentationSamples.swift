@@ -192,4 +192,14 @@ enum DocumentationSamples {
         let consentInForce = ConsentBridge.needsConsentUI(store: store, migration: .disabled) == nil
         _ = consentInForce
     }
+
+    // TheAppContextInTheCMPPage.md — Overview
+    static func appContext(cmpURL: URL) -> BridgeConfiguration {
+        var configuration = BridgeConfiguration(cmpURL: cmpURL, dialect: .tcf)
+        configuration.appContext = AppContext(
+            platform: .iOS, osVersion: "18.6", language: "de", trackingStatus: .denied,
+            colorScheme: .dark, dynamicTypeSize: .large, reduceMotion: true)
+        configuration.appContext?.osVersion = nil   // a field set to nil is sent nowhere
+        return configuration
+    }
 }

@@ -33,6 +33,10 @@ public struct BridgeConfiguration: Sendable {
     public var languageQueryItemName: String
     /// Extra query items for the CMP URL, e.g. an authenticated user id.
     public var additionalQueryItems: [URLQueryItem]
+    /// The app's context for the CMP page (platform, OS, language, App Tracking Transparency, appearance), sent as
+    /// query items after ``language`` and as the frozen `window.webcmpAppContext` before any page script. `nil` (the
+    /// default): nothing is sent. The app's value when the bridge is created (see ``AppContext``).
+    public var appContext: AppContext?
     /// `IABTCF_CmpSdkID` to write; `nil` uses the CMP id the page reports, if any.
     public var cmpSDKID: Int?
     /// `IABTCF_CmpSdkVersion` to write.
@@ -121,7 +125,7 @@ public struct BridgeConfiguration: Sendable {
             missingDisclosedVendors: missingDisclosedVendors)
     }
 
-    /// The URL the bridge loads: ``cmpURL`` with the language and the additional query items appended (existing query
+    /// The URL the bridge loads: ``cmpURL`` with the language, the app context's and the additional query items appended (existing query
     /// items and the fragment are kept; a configured item replaces one of the same name).
     /// In ``ConsentUIMode/settings`` mode the URL and query items of ``privacySettings`` apply as well.
     public var resolvedURL: URL {
@@ -134,6 +138,7 @@ public struct BridgeConfiguration: Sendable {
     /// fallback page gets the hosted page's items this way.
     func addingQueryItems(_ extra: [URLQueryItem] = [], to url: URL) -> URL {
         var items = additionalQueryItems
+        if let appContext { items.insert(contentsOf: appContext.queryItems, at: 0) }
         if let language { items.insert(URLQueryItem(name: languageQueryItemName, value: language), at: 0) }
         return URLRewriting.settingQueryItems(items + extra, in: url)
     }

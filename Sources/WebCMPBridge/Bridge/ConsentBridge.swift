@@ -82,7 +82,8 @@ public final class ConsentBridge {
 
     // MARK: Lifecycle
 
-    /// Registers the message handlers and user scripts in `webView` and starts receiving its events.
+    /// Registers the message handlers and user scripts (the app context's first, ``BridgeConfiguration/appContext``)
+    /// in `webView` and starts receiving its events.
     public func attach(to webView: any CMPWebView) {
         guard state == .idle, self.webView == nil else { return }
         self.webView = webView
@@ -94,6 +95,8 @@ public final class ConsentBridge {
         } catch {
             setupFailure = error
         }
+        // The app's context first, so that it is defined before every other script and the page's own.
+        if let context = machine.configuration.appContext { webView.addUserScript(context.userScript) }
         for script in machine.userScripts { webView.addUserScript(script) }
         handle(.attached(
             setupFailure: setupFailure, resourceFailures: CMPScripts.resourceFailures.map(\.description)))
@@ -209,6 +212,8 @@ public final class ConsentBridge {
             }
         case .readTrackingStatus:
             handle(.trackingStatusRead(trackingAuthorizer.status()))
+        case .openAppSettings:
+            webView?.openAppSettings()
         case .clearStore:
             store.clearAll()
         case .detach:

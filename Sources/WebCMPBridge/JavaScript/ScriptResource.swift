@@ -25,6 +25,7 @@ enum ScriptResource: String, CaseIterable, Sendable {
     case consentSharing = "consent-sharing"
     case consentSeeding = "consent-seeding"
     case openSettings = "open-settings"
+    case appContext = "app-context"
 
     /// The file name in the resource bundle.
     var fileName: String { rawValue + ".js" }

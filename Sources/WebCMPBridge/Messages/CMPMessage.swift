@@ -19,6 +19,17 @@ enum CMPMessage: Sendable, Hashable {
     case close
     /// What a privacy-settings call reported (generic dialect, `open-settings.js`; ``SettingsOpening``).
     case settingsCall(attempt: Int, result: SettingsOpening.CallResult)
+    /// The page asks the app to open its page in the system's Settings app (`{type: "webcmp.openAppSettings"}`, to the
+    /// handler of any dialect; see ``openAppSettingsType``): a user who denied App Tracking Transparency can allow it
+    /// only there.
+    case openAppSettings
+}
+
+extension CMPMessage {
+    /// The `type` of the message a page posts to ask for the app's Settings (``openAppSettings``), to the handler of
+    /// the dialect it speaks (`jsHandler`, `osbCmpMessageHandler` or `webcmpTCF`). Namespaced so that it cannot be
+    /// one of a CMP's own message types; nothing else in the message is read.
+    static let openAppSettingsType = "webcmp.openAppSettings"
 }
 
 extension CMPMessage {
@@ -31,7 +42,7 @@ extension CMPMessage {
         switch self {
         case .save, .uiShown: return true
         case .gpp(let signal): return signal.mayCarryConsent || signal.displayStatus == .visible
-        case .ready, .configurationLoaded, .close, .usPrivacy, .settingsCall: return false
+        case .ready, .configurationLoaded, .close, .usPrivacy, .settingsCall, .openAppSettings: return false
         }
     }
 }

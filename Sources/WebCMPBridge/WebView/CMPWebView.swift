@@ -41,6 +41,17 @@ public protocol CMPWebView: AnyObject {
 
     /// Unregisters a script message handler.
     func removeMessageHandler(named name: String)
+
+    /// Opens the app's page in the system's Settings app, through the same opener as links the core sends out of the
+    /// consent UI (`WKCMPWebView` opens `UIApplication.openSettingsURLString` with its `openExternally`). The core
+    /// calls it only when the page asked (`{type: "webcmp.openAppSettings"}`) while its UI was ready and on screen (see
+    /// <doc:TheAppContextInTheCMPPage>). Default: nothing (a platform without app settings, such as WebKitGTK).
+    func openAppSettings()
+}
+
+extension CMPWebView {
+    /// Does nothing: a platform without a Settings page for the app.
+    public func openAppSettings() {}
 }
 
 /// A script that the web view injects into pages.

@@ -30,6 +30,8 @@ public final class HostSession: ConsentBridgeDelegate {
         /// ready and, in settings mode, the bridge has evidence that its preferences are open
         /// (``ConsentBridge/privacySettingsOpenedBy``). For screenshots; without clicks only.
         public var endsWhenShown = false
+        /// The app's context sent to the page (``BridgeConfiguration/appContext``); `nil`: none.
+        public var appContext: AppContext?
 
         public init(url: URL, dialect: CMPDialect?) {
             self.url = url
@@ -65,10 +67,18 @@ public final class HostSession: ConsentBridgeDelegate {
         // Only extra origins make the list explicit: otherwise it follows the configured pages.
         if !options.extraOrigins.isEmpty { configuration.allowedOrigins.formUnion(options.extraOrigins) }
         configuration.fallback = options.fallback
+        configuration.appContext = options.appContext
         if let fallback = options.fallback { GTKFallbackScheme.register(fallback) }
         bridge = ConsentBridge(configuration: configuration, store: store)
         bridge.delegate = self
     }
+
+    /// The context `webcmp-host run --app-context` sends: every field set, a language with characters a page must
+    /// receive unchanged.
+    public nonisolated static let testAppContext = AppContext(
+        platform: .other, osVersion: "6.3", language: "de-CH\"</script>'", trackingStatus: .denied,
+        trackingStatusBeforeLastRequest: .notDetermined, colorScheme: .dark, dynamicTypeSize: .accessibility2,
+        reduceMotion: true)
 
     /// The default of ``Options/settle``, in seconds.
     public nonisolated static let defaultSettle: TimeInterval = 1

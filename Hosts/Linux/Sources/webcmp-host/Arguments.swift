@@ -41,12 +41,16 @@ struct Arguments {
     var updateFrom: URL?
     /// `--saves` (`bench`, `soak`); `nil`: the command's default.
     var saves: Int?
+    /// `--pairs` (`sharing-cost`): how many paired loads are counted; `nil`: the command's default.
+    var pairs: Int?
     /// `--cycles` (`soak`).
     var cycles = 200
     /// `--minimal-bodies` (`soak`).
     var minimalBodies = false
     /// `--terminate-web-process`: end the web content process once when the page is first ready.
     var terminateWebProcess = false
+    /// `--app-context` (`run`): the bridge sends ``HostSession/testAppContext`` to the page.
+    var appContext = false
     /// `--retain-bridges` (`soak`): the check's own check.
     var retainBridges = false
     /// `--settings`: open the page in settings mode.
@@ -67,7 +71,7 @@ struct Arguments {
     /// The options that take one value.
     static let valueOptions: Set<String> = [
         "--dialect", "--state", "--timeout", "--settle", "--settings-url", "--settings-call", "--settings-preset",
-        "--update-from", "--fallback", "--screenshot", "--size", "--saves", "--cycles", "--count",
+        "--update-from", "--fallback", "--screenshot", "--size", "--saves", "--cycles", "--count", "--pairs",
     ]
     /// The options that may be given any number of times.
     static let repeatableOptions: Set<String> = [
@@ -75,7 +79,8 @@ struct Arguments {
     ]
     /// The flags.
     static let flagOptions: Set<String> = [
-        "--json", "--raw", "--settings", "--terminate-web-process", "--minimal-bodies", "--retain-bridges", "--help", "-h",
+        "--json", "--raw", "--settings", "--terminate-web-process", "--app-context", "--minimal-bodies",
+        "--retain-bridges", "--help", "-h",
     ]
 
     /// Reads `arguments` (the command line after the executable's name): the command, an optional URL, then options.
@@ -100,6 +105,7 @@ struct Arguments {
         raw = parsed.has("--raw")
         settings = parsed.has("--settings")
         terminateWebProcess = parsed.has("--terminate-web-process")
+        appContext = parsed.has("--app-context")
         minimalBodies = parsed.has("--minimal-bodies")
         retainBridges = parsed.has("--retain-bridges")
         state = parsed["--state"].map { URL(fileURLWithPath: $0, isDirectory: true) }
@@ -114,6 +120,7 @@ struct Arguments {
         guard timeout > 0 else { throw UsageError("option --timeout needs more than 0 seconds") }
         settle = try parsed.seconds("--settle", in: 0...600) ?? settle
         saves = try parsed.integer("--saves", in: 1...1_000_000)
+        pairs = try parsed.integer("--pairs", in: 1...10_000)
         cycles = try parsed.integer("--cycles", in: 1...10_000) ?? cycles
         count = try parsed.integer("--count", in: 1...100_000) ?? count
     }

@@ -3,7 +3,7 @@ let usage = """
     usage: webcmp-host run URL [--dialect gravito|onesecondbefore|tcf|auto] [--click ID ...] [--state DIR]
                                [--timeout S] [--settle S] [--allow-origin ORIGIN ...] [--eval EXPRESSION ...] [--json]
                                [--raw] [--settings [--settings-url URL] [--settings-call CALL | --settings-preset NAME]]
-                               [--fallback FILE] [--terminate-web-process] [--size WxH]
+                               [--fallback FILE] [--terminate-web-process] [--app-context] [--size WxH]
            webcmp-host check URL [--dialect …] [--click ID ...] [--timeout S] [--settle S] [--settings]
                                  [--settings-url URL] [--settings-call CALL | --settings-preset NAME] [--fallback FILE]
                                  [--screenshot DIR [--size WxH]] [--raw]
@@ -15,6 +15,7 @@ let usage = """
            webcmp-host reject-all --state DIR       (programmatic reject-all of the stored consent)
            webcmp-host selftest-escaping [--count N]
            webcmp-host bench [URL] [--saves N=200] [--json]
+           webcmp-host sharing-cost [--pairs N=200] [--json]
            webcmp-host soak [URL] [--saves N=10000] [--cycles M=200] [--minimal-bodies] [--retain-bridges] [--json]
 
     run    loads a hosted CMP page in real WebKit (WebKitGTK) through the WebCMPBridge bridge, clicks the given
@@ -27,6 +28,8 @@ let usage = """
            also the ready timeout), so a page that saves late is still stored; after the clicks it also ends once
            the page has been quiet (no event) for --settle seconds (default 1). Links the page opens away from
            itself are logged as {"type": "openedExternally", "url": …} instead of opening a browser.
+           --app-context sends a fixed app context (AppContext: platform other, language with quotes and </script>,
+           ATT denied after notDetermined, dark, accessibility2, Reduce Motion) as query items and window.webcmpAppContext.
            --terminate-web-process ends the page's web content process once when it is first ready (before any
            click), as iOS does to apps in the background: the bridge reloads the page once.
     check  a conformance report for a hosted CMP page; exit 0 when it conforms, 1 when not, 2 for usage errors.
@@ -75,6 +78,9 @@ let usage = """
            it ends by run's rule: when the CMP UI finishes, or once the page has been quiet for --settle seconds.
     bench  real-engine save round trip (page save → keys stored → page acknowledged), median and p90, and load →
            ready for a cold vs a pre-warmed web view. Default page: SampleHost/index.html?dialect=gravito.
+    sharing-cost  what the consent sharing scripts cost a content page: its DOMContentLoaded time with and without
+           them (same page, --pairs N paired loads, alternating order), mean of the differences against 1 ms; exit 1
+           when missed.
     soak   memory of the host process over N saves in one page session, and over M create → load → save →
            invalidate cycles; exit 1 when a target is missed. --minimal-bodies posts {type: "save", tcstring} only
            (JavaScriptCore then collects the message values less often: resident memory rises between collections).

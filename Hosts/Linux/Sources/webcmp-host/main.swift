@@ -34,6 +34,7 @@ func runSession(_ arguments: Arguments, url: URL, store: ConsentStore, endsWhenS
     options.settingsCall = arguments.settingsCall
     options.fallback = fallbackPage(arguments)
     options.terminateWebProcessWhenReady = arguments.terminateWebProcess
+    if arguments.appContext { options.appContext = HostSession.testAppContext }
     options.endsWhenShown = endsWhenShown
     let view = GTKWebView(width: arguments.size.width, height: arguments.size.height)
     let session = HostSession(options: options, store: store, view: view)
@@ -246,6 +247,7 @@ let exitCode: Int32 = MainActor.assumeIsolated {
     case "reject-all": return rejectAllCommand(arguments)
     case "prewarm": return Prewarm.command(arguments)
     case "selftest-escaping": return escapingSelfTest(arguments)
+    case "sharing-cost": return SharingCost.command(arguments)
     case "bench":
         return Measure.bench(page: arguments.url ?? samplePage(), saves: arguments.saves ?? 200, json: arguments.json)
     case "soak":

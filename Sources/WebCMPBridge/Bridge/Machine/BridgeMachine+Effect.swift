@@ -32,6 +32,9 @@ extension BridgeMachine {
         case requestTracking
         /// Read App Tracking Transparency's status; answer with ``Input/trackingStatusRead(_:)``.
         case readTrackingStatus
+        /// Open the app's page in the system's Settings app (``CMPWebView/openAppSettings()``): the page asked
+        /// (``CMPMessage/openAppSettings``) while its UI was on screen.
+        case openAppSettings
         /// Remove every stored consent (``BridgeConfiguration/clearsConsentOnTimeout``).
         case clearStore
         /// Stop everything: cancel every timer and task, remove the handlers and user scripts, finish the event

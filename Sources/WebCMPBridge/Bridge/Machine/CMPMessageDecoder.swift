@@ -30,14 +30,18 @@ struct CMPMessageDecoder: Sendable {
         return (rules.dialect, message)
     }
 
-    /// Decodes a validated body posted to `handlerName`, with the rules of the dialect it was posted in.
+    /// Decodes a validated body posted to `handlerName`, with the rules of the dialect it was posted in. A body whose
+    /// `type` is ``CMPMessage/openAppSettingsType`` is ``CMPMessage/openAppSettings`` in every dialect.
     func decodeWithRules(
         handlerName: String, body: JSONValue
     ) throws(InboundMessageError) -> (any MessageDialect, CMPMessage) {
         guard let rules = dialects.first(where: { $0.handlerName == handlerName }) else {
             throw .unknownHandler(handlerName)
         }
-        return (rules, try rules.decode(fields(of: body)))
+        let fields = try fields(of: body)
+        // The app's own message, the same in every dialect; a `type` of another JSON type is the dialect's to judge.
+        if case .string(CMPMessage.openAppSettingsType)? = fields.members["type"] { return (rules, .openAppSettings) }
+        return (rules, try rules.decode(fields))
     }
 
     /// The fields of a body: an object, or a JSON string holding an object.
