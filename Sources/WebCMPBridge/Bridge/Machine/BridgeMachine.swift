@@ -350,8 +350,8 @@ struct BridgeMachine: Sendable {
         case .finished(let reason, .waitingForPresentationEnd):
             phase = .finished(reason, tracking: .request(.waitingForActiveApp))
             out.append(.waitUntilActive)
-        default:
-            break
+        case .created, .attached, .finished(_, .request), .invalidated:
+            break   // a UI may go away in any phase; only a live run or a prompt waiting for it cares
         }
     }
 
@@ -378,7 +378,7 @@ struct BridgeMachine: Sendable {
             return nil
         case .finished(_, .request(let request)):
             return request
-        default:
+        case .created, .attached, .finished(_, .waitingForPresentationEnd), .invalidated:
             return nil
         }
     }
@@ -391,8 +391,8 @@ struct BridgeMachine: Sendable {
             phase = .running(run)
         case .finished(let reason, .request):
             phase = .finished(reason, tracking: .request(request))
-        default:
-            break
+        case .created, .attached, .finished(_, .waitingForPresentationEnd), .invalidated:
+            assertionFailure("no tracking request to move in \(phase)")   // callers check trackingRequest first
         }
     }
 
@@ -442,8 +442,8 @@ struct BridgeMachine: Sendable {
         case .finished:
             reportTracking(result, &out)
             invalidate(&out)
-        default:
-            break
+        case .created, .attached, .invalidated:
+            assertionFailure("a tracking answer settled in \(phase)")   // callers check trackingRequest first
         }
     }
 
