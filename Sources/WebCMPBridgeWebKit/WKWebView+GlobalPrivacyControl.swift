@@ -39,6 +39,11 @@ extension WKWebView {
     /// without the header (re-issuing them would replace the main document, send a body again or break the history),
     /// and a re-issued request that comes back without the header goes ahead, so it never loops. Nothing happens
     /// while ``sendsGlobalPrivacyControl`` is `false`.
+    ///
+    /// Relies on: `WKNavigationAction.targetFrame` ("If the target of the navigation is a new window, this property is
+    /// `nil`": such actions are never re-issued) and `WKFrameInfo.isMainFrame`
+    /// (<https://developer.apple.com/documentation/webkit/wknavigationaction/targetframe>); the header on a
+    /// `load(_:)` of a `URLRequest` is verified in WebKitGTK only (the same `WebKitURIRequest` path), not on a device.
     @MainActor
     public func globalPrivacyControlPolicy(for action: WKNavigationAction) -> WKNavigationActionPolicy {
         let request = action.request

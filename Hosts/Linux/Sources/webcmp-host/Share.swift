@@ -18,7 +18,8 @@ import WebCMPHostGTK
 /// or sharing): the all-frames `navigator.globalPrivacyControl` script and `Sec-GPC: 1` on the page's request; the
 /// report shows `globalPrivacyControl` (setting, enabled, the request headers) and the main frame's `navigatorGPC`.
 /// The page's own later navigations are not re-issued with the header here: WebKitGTK's navigation action does not
-/// say whether the main frame or an iframe navigates (see `GTKWebView+Navigation.swift`).
+/// say whether the main frame or an iframe navigates (see `GTKWebView+Navigation.swift`;
+/// `webkit_navigation_action_get_frame_name` names only a `target` such as `_blank` and is `NULL` otherwise).
 @MainActor
 enum Share {
     static func command(_ arguments: Arguments) -> Int32 {
