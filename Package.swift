@@ -42,6 +42,7 @@ let package = Package(
                 .copy("JavaScript/Resources/consent-seeding.js"),
                 .copy("JavaScript/Resources/open-settings.js"),
                 .copy("JavaScript/Resources/app-context.js"),
+                .copy("JavaScript/Resources/global-privacy-control.js"),
             ]
         ),
         // Apple platforms: the WKWebView adapter, content web view sharing and the App Tracking Transparency client.

@@ -9,39 +9,60 @@ extension WKWebView {
     /// only, answering the page's iframes through the IAB locator frames and `postMessage`, and this package's own
     /// `webcmp.readyForConsent` handshake). The URL is loaded as given: `_sp_pass_consent=true` is not added, because
     /// a Sourcepoint page would then wait for Sourcepoint's own message, which this package does not send.
+    /// When the stored consent says the user opted out of sale or sharing (``GlobalPrivacyControl/automatic``), the
+    /// request carries `Sec-GPC: 1` and every frame gets `navigator.globalPrivacyControl` (see
+    /// ``globalPrivacyControlPolicy(for:)`` for the page's own navigations).
     @MainActor
     @discardableResult
     public func loadSharingConsent(_ request: URLRequest, from store: ConsentStore) -> WKNavigation? {
         preloadConsent(from: store)
-        return load(request)
+        return load(Self.adding(ConsentSharing.requestHeaders(record: store.record(), keys: store.iabKeys()),
+                                to: request))
     }
 
     /// Loads `request` with the stored consent shared and seeded: sets the configured cookies in the web view's
     /// cookie store first (so the first request carries them, `HttpOnly` ones included), then installs the seeding
-    /// script (main frame of the configured content origins only) and the sharing script, then loads.
+    /// script (main frame of the configured content origins only) and the sharing script, then loads. With
+    /// Global Privacy Control on (``SharingConfiguration/globalPrivacyControl``), the request carries `Sec-GPC: 1`
+    /// and every frame gets `navigator.globalPrivacyControl`.
     @MainActor
     @discardableResult
     public func loadSharingConsent(
         _ request: URLRequest, from store: ConsentStore, sharing configuration: SharingConfiguration
     ) async -> WKNavigation? {
         await preloadConsent(from: store, sharing: configuration)
-        return load(request)
+        let headers = ConsentSharing.requestHeaders(
+            record: store.record(), keys: store.iabKeys(), setting: configuration.globalPrivacyControl)
+        return load(Self.adding(headers, to: request))
+    }
+
+    /// `request` with `headers` set (replacing fields of the same name).
+    private static func adding(_ headers: [String: String], to request: URLRequest) -> URLRequest {
+        var request = request
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        return request
     }
 
     /// Installs (or replaces) the consent sharing user script built by the core (`ConsentSharing`), and updates a
     /// page that is already loaded. Idempotent: earlier sharing scripts are removed first, other scripts are kept,
-    /// so calling it again after consent changed never leaves two scripts or stale consent.
+    /// so calling it again after consent changed never leaves two scripts or stale consent. When the stored consent
+    /// says the user opted out of sale or sharing (``GlobalPrivacyControl/automatic``) it also installs the
+    /// all-frames Global Privacy Control script (it takes effect from the next document: the GPC property is fixed
+    /// when a document loads).
     @MainActor
     public func preloadConsent(from store: ConsentStore) {
         let record = store.record()
         let keys = store.iabKeys()
-        replaceSharingScripts(with: [ConsentSharing.userScript(record: record, keys: keys)])
+        replaceSharingScripts(with: [ConsentSharing.userScript(record: record, keys: keys)]
+            + ConsentSharing.globalPrivacyControlScripts(record: record, keys: keys))
         updateLoadedPage(record: record, keys: keys)
     }
 
     /// Like ``preloadConsent(from:)``, and also seeds the stored consent into the first-party entries of
     /// `configuration`: sets its cookies through `WKHTTPCookieStore` (awaited) and installs the seeding script with
-    /// `forMainFrameOnly: true`, before the sharing script. Idempotent like ``preloadConsent(from:)``.
+    /// `forMainFrameOnly: true`, before the sharing script, and the all-frames Global Privacy Control script when
+    /// ``SharingConfiguration/globalPrivacyControl`` is on for the stored consent. Idempotent like
+    /// ``preloadConsent(from:)``.
     @MainActor
     public func preloadConsent(from store: ConsentStore, sharing configuration: SharingConfiguration) async {
         let record = store.record()

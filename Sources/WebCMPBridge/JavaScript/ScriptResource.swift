@@ -26,6 +26,7 @@ enum ScriptResource: String, CaseIterable, Sendable {
     case consentSeeding = "consent-seeding"
     case openSettings = "open-settings"
     case appContext = "app-context"
+    case globalPrivacyControl = "global-privacy-control"
 
     /// The file name in the resource bundle.
     var fileName: String { rawValue + ".js" }

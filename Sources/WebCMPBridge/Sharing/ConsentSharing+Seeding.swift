@@ -26,12 +26,15 @@ public struct SharedCookie: Sendable, Hashable {
 
 extension ConsentSharing {
     /// The content web view's user scripts with seeding: the ``seedingScript(record:configuration:)`` first, then the
-    /// ``userScript(record:keys:)``, both main frame only. Both run at document start, before the page's own scripts,
+    /// ``userScript(record:keys:)``, both main frame only, then, when the configuration's
+    /// ``SharingConfiguration/globalPrivacyControl`` is on for the stored consent, the
+    /// ``globalPrivacyControlScript()`` for every frame. All run at document start, before the page's own scripts,
     /// so a page CMP finds the seeded entries when it starts.
     public static func userScripts(record: ConsentRecord?, keys: IABKeySet, configuration: SharingConfiguration)
         -> [UserScript]
     {
         [seedingScript(record: record, configuration: configuration), userScript(record: record, keys: keys)]
+            + globalPrivacyControlScripts(record: record, keys: keys, setting: configuration.globalPrivacyControl)
     }
 
     /// The document-start script that writes the stored consent into the configured first-party entries

@@ -12,6 +12,11 @@ public struct SharingConfiguration: Sendable, Hashable {
     public private(set) var contentOrigins: Set<String>
     /// What to write, in order; a name written twice keeps the last value.
     public var entries: [SharingEntry]
+    /// Whether content web views send Global Privacy Control (`navigator.globalPrivacyControl` in every frame,
+    /// `Sec-GPC: 1` on the document requests): ``GlobalPrivacyControl/automatic`` (the default) when the stored
+    /// consent says the user opted out of sale or sharing; ``GlobalPrivacyControl/always`` or
+    /// ``GlobalPrivacyControl/never`` to override.
+    public var globalPrivacyControl: GlobalPrivacyControl = .automatic
 
     /// A configuration for `contentOrigins` (origin strings such as `https://www.example.com`) writing `entries`;
     /// the default is the ``SharingPreset/euconsentV2`` preset.

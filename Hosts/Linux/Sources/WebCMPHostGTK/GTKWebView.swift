@@ -125,6 +125,23 @@ public final class GTKWebView: CMPWebView {
         load(url, id: WebViewLoadID(rawValue: 0))
     }
 
+    /// Loads `url` outside any bridge with `headers` on the document request (a `WebKitURIRequest` whose
+    /// `SoupMessageHeaders` the host fills, loaded with `webkit_web_view_load_request`): how the host's content
+    /// loads carry `Sec-GPC: 1`. Only that request gets them; WebKitGTK adds nothing to its subresources or frames.
+    public func load(_ url: URL, headers: [String: String]) {
+        guard !isClosed else { return }
+        guard !headers.isEmpty, let request = webkit_uri_request_new(url.absoluteString) else { return load(url) }
+        defer { g_object_unref(request) }
+        if let fields = webkit_uri_request_get_http_headers(request) {
+            for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+                soup_message_headers_replace(fields, name, value)
+            }
+        }
+        loadCount += 1
+        requestedLoad = WebViewLoadID(rawValue: 0)
+        webkit_web_view_load_request(view, request)
+    }
+
     public func addUserScript(_ script: WebCMPBridge.UserScript) {
         guard !isClosed else { return }
         userScripts.append(script)

@@ -39,6 +39,8 @@ struct Arguments {
     var seeds: [String] = []
     /// `--update-from DIR` (`share`): the state whose consent is handed to the page after it settled.
     var updateFrom: URL?
+    /// `--gpc automatic|always|never` (`share`): the sharing configuration's Global Privacy Control setting.
+    var globalPrivacyControl: GlobalPrivacyControl = .automatic
     /// `--saves` (`bench`, `soak`); `nil`: the command's default.
     var saves: Int?
     /// `--pairs` (`sharing-cost`): how many paired loads are counted; `nil`: the command's default.
@@ -71,7 +73,7 @@ struct Arguments {
     /// The options that take one value.
     static let valueOptions: Set<String> = [
         "--dialect", "--state", "--timeout", "--settle", "--settings-url", "--settings-call", "--settings-preset",
-        "--update-from", "--fallback", "--screenshot", "--size", "--saves", "--cycles", "--count", "--pairs",
+        "--update-from", "--gpc", "--fallback", "--screenshot", "--size", "--saves", "--cycles", "--count", "--pairs",
     ]
     /// The options that may be given any number of times.
     static let repeatableOptions: Set<String> = [
@@ -110,6 +112,12 @@ struct Arguments {
         retainBridges = parsed.has("--retain-bridges")
         state = parsed["--state"].map { URL(fileURLWithPath: $0, isDirectory: true) }
         updateFrom = parsed["--update-from"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+        if let text = parsed["--gpc"] {
+            guard let setting = GlobalPrivacyControl(rawValue: text) else {
+                throw UsageError("--gpc takes automatic, always or never, not \(UntrustedText.quoted(text))")
+            }
+            globalPrivacyControl = setting
+        }
         fallback = parsed["--fallback"].map { URL(fileURLWithPath: $0) }
         screenshot = parsed["--screenshot"].map { URL(fileURLWithPath: $0, isDirectory: true) }
         if let text = parsed["--size"] { size = try parseSize(text) }

@@ -4,7 +4,7 @@ import WebCMPToolSupport
 import WebCMPHostGTK
 
 /// `webcmp-host share URL --state DIR [--content-origin ORIGIN …] [--preset NAME …] [--seed STORAGE:NAME:VALUE …]
-/// [--update-from DIR] [--eval EXPRESSION …] [--json]`: loads a content page the way an app's content web view would,
+/// [--update-from DIR] [--gpc automatic|always|never] [--eval EXPRESSION …] [--json]`: loads a content page the way an app's content web view would,
 /// with the stored consent shared into it (cookies set in the cookie manager before loading, the seeding script in the
 /// main frame of the content origins, the sharing script), waits for the page to settle, and reports what the page's
 /// own CMP says.
@@ -13,6 +13,13 @@ import WebCMPHostGTK
 /// `euconsent-v2` preset is seeded. `--update-from DIR` then hands the page the consent stored in DIR, as an app does
 /// after consent changed (`ConsentSharing.updateScript`, evaluated in the main frame like `WKWebView.preloadConsent`
 /// does), and waits `--settle` seconds again before reporting.
+///
+/// Global Privacy Control (`--gpc`, default `automatic`: on when the stored consent says the user opted out of sale
+/// or sharing): the all-frames `navigator.globalPrivacyControl` script and `Sec-GPC: 1` on the page's request; the
+/// report shows `globalPrivacyControl` (setting, enabled, the request headers) and the main frame's `navigatorGPC`.
+/// The page's own later navigations are not re-issued with the header here: WebKitGTK's navigation action does not
+/// say whether the main frame or an iframe navigates (see `GTKWebView+Navigation.swift`;
+/// `webkit_navigation_action_get_frame_name` names only a `target` such as `_blank` and is `NULL` otherwise).
 @MainActor
 enum Share {
     static func command(_ arguments: Arguments) -> Int32 {
@@ -29,9 +36,13 @@ enum Share {
         for script in ConsentSharing.userScripts(record: record, keys: store.iabKeys(), configuration: configuration) {
             view.addUserScript(script)
         }
+        // Global Privacy Control: the all-frames script came with the user scripts; the document request carries
+        // Sec-GPC: 1 when it is on (as WKWebView.loadSharingConsent does).
+        let gpcHeaders = ConsentSharing.requestHeaders(
+            record: record, keys: store.iabKeys(), setting: configuration.globalPrivacyControl)
         var loaded = false
         view.eventHandler = { event in if case .didFinishLoading = event { loaded = true } }
-        view.load(url)
+        view.load(url, headers: gpcHeaders)
         GTKRuntime.run(until: Date().addingTimeInterval(arguments.timeout)) { !loaded }
         // Settle: page CMPs start after load (the reference stub queues calls until the CMP script arrives).
         GTKRuntime.run(until: Date().addingTimeInterval(arguments.settle)) { true }
@@ -56,6 +67,11 @@ enum Share {
         output["url"] = .string(url.absoluteString)
         output["contentOrigins"] = .array(configuration.contentOrigins.sorted().map(JSONValue.string))
         output["cookiesSet"] = .number(Double(cookiesSet))
+        output["globalPrivacyControl"] = .object([
+            "setting": .string(configuration.globalPrivacyControl.rawValue),
+            "enabled": .bool(!gpcHeaders.isEmpty),
+            "requestHeaders": .object(gpcHeaders.mapValues(JSONValue.string)),
+        ])
         if !evaluated.isEmpty { output["eval"] = .array(evaluated) }
         if arguments.json {
             printJSON(.object(output))
@@ -93,8 +109,10 @@ enum Share {
         }
         // Without --content-origin, the page's own origin (the core's origin rule).
         let own = SecurityOrigin.origin(of: url).map { [$0] } ?? []
-        return SharingConfiguration(
+        var configuration = SharingConfiguration(
             contentOrigins: arguments.contentOrigins.isEmpty ? own : arguments.contentOrigins, entries: entries)
+        configuration.globalPrivacyControl = arguments.globalPrivacyControl
+        return configuration
     }
 
     /// What the page's own APIs say, and what its first-party storage holds under the configured names.
@@ -150,6 +168,7 @@ enum Share {
                         eventStatus: r[2] ? r[2].eventStatus || null : null },
                   nativeBacked: sharing ? sharing.active() : { tcfapi: false, gpp: false },
                   storage: storage,
+                  navigatorGPC: 'globalPrivacyControl' in navigator ? navigator.globalPrivacyControl : 'absent',
                   pageResult: window.__contentPageResult || null,
                   pageSaw: window.__pageSawConsent || null
                 };

@@ -9,7 +9,7 @@ let usage = """
                                  [--screenshot DIR [--size WxH]] [--raw]
            webcmp-host share URL --state DIR [--content-origin ORIGIN ...] [--preset NAME ...]
                                  [--seed cookie|localStorage:NAME:VALUE ...] [--update-from DIR] [--eval EXPRESSION ...]
-                                 [--settle S] [--json]
+                                 [--gpc automatic|always|never] [--settle S] [--json]
            webcmp-host prewarm URL [--dialect …] [--click ID ...] [--state DIR] [--settle S] [--fallback FILE]
            webcmp-host reset URL --state DIR        (QA reset: consent and the page's website data)
            webcmp-host reject-all --state DIR       (programmatic reject-all of the stored consent)
@@ -68,6 +68,9 @@ let usage = """
            Waits for the page to settle (--settle S, default 1) and prints what the page's own
            __tcfapi('getTCData') and ping return, whether its CMP showed UI, its __gpp ping, what its storage holds
            under the configured names, and with --eval the values of the expressions ("eval").
+    --gpc automatic|always|never  (share) Global Privacy Control: navigator.globalPrivacyControl === true in every
+           frame and Sec-GPC: 1 on the page's request; automatic (default): when the stored consent says the user
+           opted out of sale or sharing (US Privacy opt-out Y, a GPP US section's SaleOptOut or SharingOptOut 1).
     --update-from DIR  (share) after the page settled, hands it the consent stored in DIR as an app does when
            consent changed (the sharing update script, in the main frame; listeners in the page and in its
            iframes are notified), waits --settle seconds again, then reports.

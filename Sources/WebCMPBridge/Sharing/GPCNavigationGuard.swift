@@ -1,0 +1,112 @@
+import Foundation
+
+/// Decides whether a navigation of a content web view is re-issued with `Sec-GPC: 1`: the platform adapter cancels
+/// the navigation action and loads the same request with the header (WebKit gives no way to add a header to a request
+/// it is about to send). A value state machine: one per web view, fed every navigation action.
+///
+/// Re-issued: a **main-frame**, **GET**, bodiless **http(s)** navigation without the header, started by a link, a GET
+/// form or a script (`location.href = …`), that is not a same-document (fragment) navigation.
+/// Not re-issued (they go ahead without the header):
+/// - frame navigations (iframes): loading the request would replace the main document;
+/// - other methods and requests with a body (POST forms): re-issuing them would send the body twice at best;
+/// - form resubmissions, reloads and back/forward navigations: re-issuing turns them into new loads (a new history
+///   entry, a new submission);
+/// - non-http(s) URLs, and navigations of unknown frame or kind;
+/// - the URL re-issued last, when it comes back still without the header (the platform dropped it): allowed once,
+///   so there is never a loop.
+public struct GPCNavigationGuard: Sendable, Hashable {
+    /// What a navigation action is, as far as the decision needs it.
+    public struct Action: Sendable, Hashable {
+        /// What started the navigation.
+        public enum Kind: String, Sendable, Hashable, CaseIterable {
+            /// A link the user followed.
+            case linkActivated
+            /// A form submitted (GET or POST; the method decides).
+            case formSubmitted
+            /// Back or forward in the history.
+            case backForward
+            /// A reload.
+            case reload
+            /// A form submitted again (a reload or back/forward of a POST).
+            case formResubmitted
+            /// Anything else: a script (`location.href`), a redirect, a load the app started.
+            case other
+        }
+
+        /// The request URL.
+        public var url: URL?
+        /// The request method (`nil` is GET).
+        public var httpMethod: String?
+        /// Whether the request has a body (or a body stream).
+        public var hasBody: Bool
+        /// The request's `Sec-GPC` value, if any.
+        public var gpcHeader: String?
+        /// Whether the main frame navigates (`nil`: not known, or a new window).
+        public var isMainFrame: Bool?
+        /// What started it.
+        public var kind: Kind
+        /// The URL of the document the main frame shows now (for fragment navigations).
+        public var currentURL: URL?
+
+        /// An action.
+        public init(
+            url: URL?, httpMethod: String? = "GET", hasBody: Bool = false, gpcHeader: String? = nil,
+            isMainFrame: Bool?, kind: Kind, currentURL: URL? = nil
+        ) {
+            self.url = url
+            self.httpMethod = httpMethod
+            self.hasBody = hasBody
+            self.gpcHeader = gpcHeader
+            self.isMainFrame = isMainFrame
+            self.kind = kind
+            self.currentURL = currentURL
+        }
+    }
+
+    /// The decision.
+    public enum Decision: Sendable, Hashable {
+        /// Let the navigation go ahead as it is.
+        case allow
+        /// Cancel it and load the same request with `Sec-GPC: 1`.
+        case reissueWithHeader
+    }
+
+    /// The URL last re-issued, until a navigation to it carries the header.
+    public private(set) var lastReissued: URL?
+
+    /// A guard that has re-issued nothing yet.
+    public init() {}
+
+    /// Decides `action` when the signal is `enabled`, and remembers what it re-issued.
+    public mutating func decide(_ action: Action, enabled: Bool) -> Decision {
+        let decision = Self.decision(for: action, enabled: enabled, lastReissued: lastReissued)
+        switch decision {
+        case .reissueWithHeader: lastReissued = action.url
+        case .allow: if action.url == lastReissued { lastReissued = nil }
+        }
+        return decision
+    }
+
+    /// The pure decision (see the type's description).
+    static func decision(for action: Action, enabled: Bool, lastReissued: URL?) -> Decision {
+        guard enabled, action.isMainFrame == true, let url = action.url,
+            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            (action.httpMethod ?? "GET").uppercased() == "GET", !action.hasBody,
+            action.gpcHeader?.trimmingCharacters(in: .whitespaces) != GlobalPrivacyControl.headerValue,
+            action.kind == .linkActivated || action.kind == .formSubmitted || action.kind == .other,
+            url != lastReissued, !isSameDocument(url, current: action.currentURL)
+        else { return .allow }
+        return .reissueWithHeader
+    }
+
+    /// Whether `url` only changes the fragment of `current`.
+    static func isSameDocument(_ url: URL, current: URL?) -> Bool {
+        guard let current, url.fragment != nil else { return false }
+        func stripped(_ url: URL) -> String? {
+            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
+            components.fragment = nil
+            return components.string
+        }
+        return stripped(url) != nil && stripped(url) == stripped(current)
+    }
+}
