@@ -115,7 +115,7 @@ def test_accept_all_produces_a_string_with_every_choice(browser, server):
 
 
 def test_strings_are_tcf_2_3_unless_tcf_2_2_is_asked_for(browser, server):
-    """Issue 24: by default every string carries the DisclosedVendors segment (TCF 2.3) and `webcmp inspect` has no
+    """By default every string carries the DisclosedVendors segment (TCF 2.3) and `webcmp inspect` has no
     warning; ?tcf=2.2 writes the core segment only, which `webcmp inspect` reports on stderr (exit status 0)."""
     for query, segments in [("platform=ios&dialect=gravito", 2), ("platform=ios&dialect=gravito&tcf=2.2", 1)]:
         open_page(browser, server, query)

@@ -3,7 +3,7 @@ import Testing
 import WebCMPBridgeTesting
 @testable import WebCMPBridge
 
-/// Issue 32, item 2: the app's context reaches the CMP page as query items and as a frozen `window.webcmpAppContext`
+/// The app's context reaches the CMP page as query items and as a frozen `window.webcmpAppContext`
 /// defined before any page script; fields the app leaves out are sent nowhere; values go through the JSON encoder.
 @Suite struct AppContextTests {
     static let full = AppContext(

@@ -9,10 +9,6 @@ import WebCMPBridgeTesting
 /// rules are in `BridgeMachineTests+Lifecycle`; these tests prove the runner keeps the time a timer had left.
 @MainActor
 @Suite struct AppLifecycleTests {
-    private func settle() async {
-        for _ in 0..<20 { await Task.yield() }
-    }
-
     @Test func theReadyTimeoutDoesNotRunWhileTheAppIsInTheBackground() {
         let harness = BridgeHarness()   // ready timeout 30 s
         harness.clock.advance(by: 10)

@@ -135,4 +135,17 @@ import Testing
         #expect(harness.store.iabKeys()["IABGPP_HDR_GppString"] == .string("DBABTA~1YNN"))
         #expect(harness.storedTCString() == nil)
     }
+
+    @Test func cookieDataIsPostedToTheCMPPagesOriginNotToEveryone() throws {
+        let harness = BridgeHarness()
+        harness.webView.post("jsHandler", .object(["type": .string("CMP-loaded")]), origin: "https://cmp.example.com")
+        let (message, target) = try harness.lastInjectionAndTarget()
+        #expect(message["type"] == .string("cookieData"))
+        #expect(target == "https://cmp.example.com")
+        #expect(!(harness.webView.evaluated.last ?? "").contains("\"*\""))
+        // An adapter that cannot tell the sender's origin: the loaded page's origin.
+        let unknown = BridgeHarness()
+        unknown.webView.post("jsHandler", .object(["type": .string("CMP-loaded")]), origin: nil)
+        #expect(try unknown.lastInjectionAndTarget().targetOrigin == "https://cmp.example.com")
+    }
 }

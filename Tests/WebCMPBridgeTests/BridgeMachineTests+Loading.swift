@@ -249,4 +249,18 @@ extension BridgeMachineTests {
     func navigation(_ row: Transition) {
         row.check()
     }
+
+    // MARK: Load identity
+
+    @Test func loadTrackerTellsStaleLoadsByIdentity() {
+        var tracker = LoadTracker()
+        let url = URL(string: "https://cmp.example.com/app/index.html")!
+        #expect(!tracker.isStale(nil))
+        let first = tracker.begin(url)
+        #expect(!tracker.isStale(first))
+        let second = tracker.begin(url)   // the same URL again: still a different load
+        #expect(tracker.isStale(first))
+        #expect(!tracker.isStale(second))
+        #expect(!tracker.isStale(nil))            // a navigation the page started: the current page
+    }
 }

@@ -154,6 +154,34 @@ import Testing
         }
         #expect(harness.storedTCString() == nil)
     }
+
+    @Test func changingTheCMPURLMovesTheAllowedOrigin() {
+        var configuration = BridgeConfiguration(cmpURL: URL(string: "https://a.example/cmp")!)
+        #expect(configuration.allowedOrigins == ["https://a.example"])
+        configuration.cmpURL = URL(string: "https://b.example:8443/cmp")!
+        #expect(configuration.allowedOrigins == ["https://b.example:8443"])
+        configuration.allowedOrigins = ["https://c.example"]
+        configuration.cmpURL = URL(string: "https://d.example/cmp")!
+        #expect(configuration.allowedOrigins == ["https://c.example"])
+    }
+
+    /// A "Privacy settings" page the app configured on another origin is one of the configuration's pages: it may
+    /// hold the UI and post messages unless the app set the origins itself.
+    @Test func theSettingsPageOriginIsAllowedByDefault() {
+        var configuration = BridgeConfiguration(cmpURL: URL(string: "https://a.example/cmp")!)
+        configuration.privacySettings = PrivacySettingsOpener(url: URL(string: "https://prefs.a.example:8443/settings")!)
+        #expect(configuration.allowedOrigins == ["https://a.example", "https://prefs.a.example:8443"])
+        configuration.mode = .settings
+        let decision = NavigationPolicy.decide(
+            NavigationRequest(url: configuration.resolvedURL, isMainFrame: true),
+            allowedOrigins: configuration.allowedOrigins, externalLinks: configuration.externalLinks)
+        #expect(decision == .allow)
+        configuration.privacySettings = PrivacySettingsOpener(queryItems: [URLQueryItem(name: "layer", value: "settings")])
+        #expect(configuration.allowedOrigins == ["https://a.example"])
+        configuration.allowedOrigins = ["https://c.example"]
+        configuration.privacySettings = PrivacySettingsOpener(url: URL(string: "https://prefs.a.example/settings")!)
+        #expect(configuration.allowedOrigins == ["https://c.example"])
+    }
 }
 
 @MainActor

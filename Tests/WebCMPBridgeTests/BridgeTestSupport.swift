@@ -78,3 +78,24 @@ struct BridgeHarness {
         return nil
     }
 }
+
+/// Lets the tasks the bridge started run until they wait again (twenty turns of the main actor's queue).
+@MainActor
+func settle() async {
+    for _ in 0..<20 { await Task.yield() }
+}
+
+/// A started Gravito bridge on a fresh ``FakeWebView`` that asks for tracking before the CMP loads
+/// (``TrackingPolicy/beforeCMP``) through `tracking`.
+@MainActor
+func startBridgeAskingForTrackingFirst(_ tracking: FakeTrackingAuthorizer) -> (bridge: ConsentBridge, webView: FakeWebView) {
+    let webView = FakeWebView()
+    var configuration = BridgeConfiguration(cmpURL: URL(string: "https://cmp.example.com/app/index.html")!, dialect: .gravito)
+    configuration.tracking = .beforeCMP
+    let bridge = ConsentBridge(
+        configuration: configuration, store: .inMemory(), scheduler: ManualScheduler().scheduler,
+        trackingAuthorizer: tracking.client)
+    bridge.attach(to: webView)
+    bridge.start()
+    return (bridge, webView)
+}

@@ -7,10 +7,6 @@ import Testing
 /// ``ConsentBridge/invalidate()`` nothing it started runs.
 @MainActor
 @Suite struct ConsentBridgeRunnerTests {
-    private func settle() async {
-        for _ in 0..<20 { await Task.yield() }
-    }
-
     /// Invalidating a live run in settings mode (the settings attempt timer and the finish delay under way) cancels
     /// both: no timer is left with the clock, no task with the bridge, no handler or script with the web view, and
     /// advancing time afterwards reports nothing.
@@ -65,5 +61,23 @@ import Testing
         harness.clock.advance(by: 4)
         #expect(harness.bridge.state == .invalidated)
         #expect(harness.errorCodes == ["timeout"])
+    }
+
+    /// Tracking before the CMP: invalidating while the prompt waits for the app to become active cancels the wait;
+    /// no prompt follows and nothing loads.
+    @Test func invalidateCancelsTheTrackingTaskWaitingBeforeTheCMP() async {
+        let tracking = FakeTrackingAuthorizer()
+        tracking.active = false
+        let (bridge, webView) = startBridgeAskingForTrackingFirst(tracking)
+        await settle()
+        #expect(tracking.waitingCount == 1)
+        bridge.invalidate()
+        await settle()
+        #expect(tracking.waitingCount == 0)   // the waiting task was cancelled, not left behind
+        tracking.becomeActive()
+        await settle()
+        #expect(tracking.requests == 0)
+        #expect(webView.loadedURLs.isEmpty)
+        #expect(bridge.tasks.count == 0)
     }
 }

@@ -3,7 +3,7 @@ import Testing
 @testable import IABInAppConsent
 @testable import WebCMPBridge
 
-/// Issue 23: the chrome's texts — the String Catalog of `WebCMPBridgeUI` has every key of ``ConsentChromeText`` in
+/// The chrome's texts — the String Catalog of `WebCMPBridgeUI` has every key of ``ConsentChromeText`` in
 /// every language, with the core's English text, no placeholder lost; the chrome's language; readable errors.
 @Suite struct ConsentChromeTests {
     static let catalogURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -74,5 +74,27 @@ import Testing
         #expect(ConsentBridgeError.timeout(seconds: 1).userFacingMessageKey == "WebCMPBridge.error.notLoaded")
         #expect(UIFinishReason.failed.keepsErrorOnScreen && UIFinishReason.timedOut.keepsErrorOnScreen)
         #expect(!UIFinishReason.closed.keepsErrorOnScreen && !UIFinishReason.consentSaved.keepsErrorOnScreen)
+    }
+
+    /// A person never sees diagnostic text; every code has its own short message and key.
+    @Test func everyErrorCodeHasAUserFacingMessageWithoutPageText() {
+        let hostile = "<script>alert(1)</script>"
+        let errors: [ConsentBridgeError] = [
+            .timeout(seconds: 30), .invalidMessage(handler: hostile, .notAnObject),
+            .forbiddenOrigin(handler: hostile, origin: hostile), .notMainFrame(handler: hostile),
+            .unexpectedDialect(handler: hostile, expected: .gravito),
+            .invalidConsent(.invalidMapping(.invalidTCString(.empty))), .invalidConsent(.noConsent), .storageFailed(.recordNotEncodable(reason: hostile)),
+            .loadFailed(WebViewLoadError(url: nil, reason: hostile)), .webContentTerminated,
+            .trackingAuthorizationFailed(.missingUsageDescription),
+            .webViewSetupFailed(.messageHandlerNameInUse(hostile)), .privacySettingsNotOpened(hostile),
+            .missingDisclosedVendors(created: Date(timeIntervalSince1970: 1_772_236_800)),
+        ]
+        #expect(Set(errors.map(\.code)) == Set(ConsentBridgeError.Code.allCases))
+        for error in errors {
+            #expect(!error.userFacingMessage.isEmpty)
+            #expect(!error.userFacingMessage.contains(hostile))
+            #expect(error.userFacingMessageKey == error.userFacingText.key)
+            #expect(ConsentChromeText.allCases.contains(error.userFacingText))
+        }
     }
 }

@@ -5,6 +5,7 @@ import Testing
 
 @MainActor
 @Suite struct ConsentPrewarmerTests {
+    static let hosted = URL(string: "https://cmp.example.com/app/index.html")!
     let clock = ManualScheduler()
     let configuration = BridgeConfiguration(
         cmpURL: URL(string: "https://cmp.example.com/app/index.html")!, dialect: .gravito, readyTimeout: 600)
@@ -189,5 +190,63 @@ import Testing
         _ = try #require(prewarmer.take())
         prewarmer.sceneActivated()   // nothing held: nothing to place
         #expect(scenes.placed.count == 1 && !prewarmer.isPlaced)
+    }
+
+    @Test func aPrewarmedPagesReadyTimeoutStartsWhenItIsPresented() throws {
+        let clock = ManualScheduler()
+        let prewarmer = ConsentPrewarmer<FakeWebView>(idleTimeout: 600, scheduler: clock.scheduler)
+        let configuration = BridgeConfiguration(cmpURL: Self.hosted, dialect: .gravito, readyTimeout: 10)
+        let store = ConsentStore.inMemory()
+        #expect(prewarmer.prewarm(configuration: configuration, store: store) { FakeWebView() })
+        clock.advance(by: 60)   // off-screen and throttled: no timeout, no fallback, nothing stored
+        let taken = try #require(prewarmer.take(matching: configuration, store: store))
+        #expect(taken.bridge.state == .loading)
+        #expect(taken.eventsBeforePresentation.isEmpty)
+        taken.bridge.beginPresentation()
+        clock.advance(by: 9.9)
+        #expect(taken.bridge.state == .loading)
+        clock.advance(by: 0.2)
+        #expect(taken.bridge.eventLog.contains(.error(.timeout(seconds: 10))))
+    }
+
+    @Test func aPrewarmedBridgeIsHandedOverOnlyForTheSameRequest() throws {
+        let prewarmer = ConsentPrewarmer<FakeWebView>(scheduler: ManualScheduler().scheduler)
+        let configuration = BridgeConfiguration(cmpURL: Self.hosted, dialect: .gravito)
+        let authorizer = FakeTrackingAuthorizer().client
+        let store = ConsentStore.inMemory()
+        prewarmer.prewarm(configuration: configuration, store: store, trackingAuthorizer: authorizer) {
+            FakeWebView()
+        }
+        var settings = configuration
+        settings.mode = .settings
+        #expect(prewarmer.take(matching: settings, store: store, trackingAuthorizer: authorizer) == nil)   // not the first layer
+        var other = configuration
+        other.cmpURL = URL(string: "https://cmp.example.com/other.html")!
+        #expect(prewarmer.take(matching: other, store: store, trackingAuthorizer: authorizer) == nil)
+        var tracking = configuration
+        tracking.tracking = .afterConsent()
+        #expect(prewarmer.take(matching: tracking, store: store, trackingAuthorizer: authorizer) == nil)
+        #expect(prewarmer.take(matching: configuration, store: store, trackingAuthorizer: FakeTrackingAuthorizer().client) == nil)
+        #expect(prewarmer.take(matching: configuration, store: store) == nil)   // .unavailable is another client
+        #expect(prewarmer.isPrewarmed)
+        let copy = authorizer
+        #expect(prewarmer.take(matching: configuration, store: store, trackingAuthorizer: copy) != nil)
+        #expect(!prewarmer.isPrewarmed)
+    }
+
+    @Test func trackingBeforeTheCMPIsNeverPrewarmedSoItNeverPromptsAtLaunch() async {
+        let tracking = FakeTrackingAuthorizer()
+        let prewarmer = ConsentPrewarmer<FakeWebView>(scheduler: ManualScheduler().scheduler)
+        var configuration = BridgeConfiguration(cmpURL: Self.hosted, dialect: .gravito)
+        configuration.tracking = .beforeCMP
+        var created = 0
+        let held = prewarmer.prewarm(configuration: configuration, store: .inMemory(), trackingAuthorizer: tracking.client) {
+            created += 1
+            return FakeWebView()
+        }
+        await settle()
+        #expect(!held)
+        #expect(created == 0)
+        #expect(tracking.requests == 0)
     }
 }

@@ -3,7 +3,7 @@ import Testing
 @testable import IABInAppConsent
 @testable import WebCMPBridge
 
-/// Issue 24: TCF 2.3 requires the DisclosedVendors segment in TC strings created on or after 2026-02-28. Strings are
+/// TCF 2.3 requires the DisclosedVendors segment in TC strings created on or after 2026-02-28. Strings are
 /// built with the package's own encoder (``TCString/encoded()``), at the policy versions CMPs write (4: TCF 2.2's;
 /// 5: current vendor lists', before and after TCF 2.3), or are the IAB specification's example string.
 @Suite struct DisclosedVendorsTests {

@@ -46,7 +46,7 @@ import Testing
 
     /// A CMP that already shows its UI when it is found (it opened it on its own, before any listener) says so in its
     /// ping (`displayStatus: "visible"`): posted once, as `cmpuishown`, before ready — the evidence privacy settings
-    /// need (issue 30). A hidden one posts nothing but ready.
+    /// need. A hidden one posts nothing but ready.
     @Test(arguments: ["visible", "hidden"])
     func aUIAlreadyShownIsReportedFromThePing(displayStatus: String) throws {
         let posted = try Self.posted("""

@@ -3,7 +3,7 @@ import Testing
 @testable import IABInAppConsent
 @testable import WebCMPBridge
 
-/// Issue 22, item 3: CMPs that load the IAB stub first and replace `window.__tcfapi` later, and CMPs for which GDPR
+/// CMPs that load the IAB stub first and replace `window.__tcfapi` later, and CMPs for which GDPR
 /// does not apply. The forwarder runs in Node against fake pages (``ForwarderReadinessTests/posted(_:wait:)``).
 @Suite struct ForwarderStubReplacementTests {
     static func posted(_ body: String) throws -> [JSONValue] { try ForwarderReadinessTests.posted(body, wait: 400) }

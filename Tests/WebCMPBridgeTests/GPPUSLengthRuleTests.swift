@@ -3,7 +3,7 @@ import Testing
 @testable import IABInAppConsent
 @testable import WebCMPBridge
 
-/// The length rule of GPP US sections (issue 22, "GPP strings from deployed encoders"): a section is read with the
+/// The length rule of GPP US sections: a section is read with the
 /// longest layout its core has room for, and reported with the longer of that layout and the declared version's, so
 /// no field the string carries is dropped (``GPPUSSection/resultLayout(declared:read:)``).
 ///

@@ -3,7 +3,7 @@ import Testing
 import WebCMPBridgeTesting
 @testable import WebCMPBridge
 
-/// Issue 32, item 3: the page may ask for the app's Settings (`{type: "webcmp.openAppSettings"}`, any dialect's
+/// The page may ask for the app's Settings (`{type: "webcmp.openAppSettings"}`, any dialect's
 /// handler); the app opens them only while the page is ready and its UI is on screen.
 @Suite struct OpenAppSettingsTests {
     static let request = #"{"type":"webcmp.openAppSettings"}"#

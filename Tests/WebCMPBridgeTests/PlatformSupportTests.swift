@@ -72,7 +72,7 @@ import Testing
         #expect(gate.isPresenting)
     }
 
-    /// Issue 20, item 5: a presentation UIKit refused (never confirmed) or whose owner is gone does not block the
+    /// A presentation UIKit refused (never confirmed) or whose owner is gone does not block the
     /// next one until the app is relaunched.
     @MainActor @Test func presentationGateIsReleasedWhenThePresentationNeverAppearsOrItsOwnerIsGone() {
         var now = Date(timeIntervalSince1970: 0)

@@ -3,7 +3,7 @@ import Testing
 @testable import IABInAppConsent
 @testable import WebCMPBridge
 
-/// Issue 22 and issue 30: privacy settings are open only on evidence; an opener is called again until the CMP shows
+/// Privacy settings are open only on evidence; an opener is called again until the CMP shows
 /// its UI or its window ends (late openers), never a second one while the first may still work; refusals and missing
 /// functions move on; when nothing is left the run ends with a typed error and consent unchanged.
 @Suite struct SettingsOpeningTests {

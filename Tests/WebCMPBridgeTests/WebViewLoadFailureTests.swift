@@ -51,4 +51,14 @@ import Testing
         #expect(failure.domain.hasSuffix("Stand"))
         #expect(failure.kind == .failed)
     }
+
+    /// WebKitGTK's domains: a replaced load's cancellation (302) and a policy's refusal (102) read as `WKWebView`'s do;
+    /// `WKErrorDomain` 102 is no policy interruption, and a real network failure is a failure.
+    @Test func webKitGTKsCancellationAndPolicyCodesAreReadLikeWKWebViewsAndOthersAreFailures() {
+        #expect(WebViewLoadFailure(url: nil, domain: "WebKitNetworkError", code: 302, description: "").kind == .cancelled)
+        #expect(WebViewLoadFailure(url: nil, domain: "WebKitPolicyError", code: 102, description: "").kind
+            == .interruptedByPolicy)
+        #expect(WebViewLoadFailure(url: nil, domain: "NSURLErrorDomain", code: -1009, description: "").kind == .failed)
+        #expect(WebViewLoadFailure(url: nil, domain: "WKErrorDomain", code: 102, description: "").kind == .failed)
+    }
 }

@@ -4,7 +4,7 @@ import WebCMPBridge
 extension KeyValueStorage {
     /// Storage persisted as one JSON file (`DIR/defaults.json`), so that `webcmp-host --state DIR` keeps consent
     /// between runs like an app's `UserDefaults` does. Writes replace the file atomically.
-    public static func jsonFile(in directory: URL) throws -> KeyValueStorage {
+    package static func jsonFile(in directory: URL) throws -> KeyValueStorage {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = FileBackedValues(url: directory.appendingPathComponent("defaults.json"))
         return KeyValueStorage(

@@ -12,17 +12,17 @@ import WebCMPBridge
 /// is served, what is refused — is the core's ``FallbackPage/response(for:)``; refusals end the request with an
 /// error and are recorded in ``refusals``.
 @MainActor
-public enum GTKFallbackScheme {
+package enum GTKFallbackScheme {
     private static var pages: [String: FallbackPage] = [:]
     private static var registered: Set<String> = []
 
     /// Every request the handler refused, in order (for tests and `webcmp-host`).
-    public private(set) static var refusals: [FallbackRefusal] = []
+    package private(set) static var refusals: [FallbackRefusal] = []
     /// How many requests the handler served.
-    public private(set) static var served = 0
+    package private(set) static var served = 0
 
     /// Serves `page` from now on (replacing an earlier page of the same scheme).
-    public static func register(_ page: FallbackPage) {
+    package static func register(_ page: FallbackPage) {
         pages[page.scheme] = page
         guard registered.insert(page.scheme).inserted else { return }
         let context = GTKRuntime.webContext

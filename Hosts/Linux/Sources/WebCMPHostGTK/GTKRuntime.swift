@@ -3,7 +3,7 @@ import Foundation
 
 /// The GTK main loop, pumped together with the main dispatch queue (where the main actor runs on Linux).
 @MainActor
-public enum GTKRuntime {
+package enum GTKRuntime {
     private static var initialized = false
     private static var context: UnsafeMutablePointer<WebKitWebContext>?
 
@@ -11,7 +11,7 @@ public enum GTKRuntime {
     /// an app's own `WKWebsiteDataStore`: `nil` (the default) keeps it in memory only, so separate processes — the
     /// end-to-end tests run several at once — never see each other's data. Set it before the first ``GTKWebView``
     /// is created; later changes are ignored.
-    public static var websiteDataDirectory: URL?
+    package static var websiteDataDirectory: URL?
 
     /// The one web context of this process, created on first use with its own website data manager
     /// (``websiteDataDirectory``, or ephemeral). Every ``GTKWebView`` and ``GTKFallbackScheme`` uses it.
@@ -31,7 +31,7 @@ public enum GTKRuntime {
 
     /// Whether pages see `prefers-color-scheme: dark`: GTK's "prefer the dark theme" setting, from which WebKitGTK
     /// takes a web view's appearance. Set it before creating a ``GTKWebView`` (default: `false`, light).
-    public static var prefersDarkColorScheme = false {
+    package static var prefersDarkColorScheme = false {
         didSet { webcmp_set_prefers_dark_theme(prefersDarkColorScheme ? 1 : 0) }
     }
 
@@ -39,7 +39,7 @@ public enum GTKRuntime {
     ///
     /// Tries up to five times, 200 ms apart: an X server such as Xvfb resets when its last client disconnects, and a
     /// client that connects during the reset is refused although the display is there a moment later.
-    public static func initialize() -> Bool {
+    package static func initialize() -> Bool {
         if initialized { return true }
         for attempt in 1...5 {
             if gtk_init_check(nil, nil) != 0 {
@@ -52,7 +52,7 @@ public enum GTKRuntime {
     }
 
     /// Runs GLib and the main queue until `done()` is true or `deadline` passes.
-    public static func run(until deadline: Date, while condition: () -> Bool) {
+    package static func run(until deadline: Date, while condition: () -> Bool) {
         while condition(), Date() < deadline {
             var busy = false
             while g_main_context_iteration(nil, 0) != 0 { busy = true }

@@ -7,7 +7,7 @@ extension GTKWebView {
     /// libsoup 3 `SoupCookie`), waiting until each one is stored, so that a load started afterwards carries them.
     /// The Linux counterpart of `WKHTTPCookieStore.setCookie` on Apple platforms. Returns how many were stored.
     @discardableResult
-    public func setCookies(_ cookies: [SharedCookie], timeout: TimeInterval = 5) -> Int {
+    package func setCookies(_ cookies: [SharedCookie], timeout: TimeInterval = 5) -> Int {
         guard !isClosed, let manager = webkit_website_data_manager_get_cookie_manager(
             webkit_web_view_get_website_data_manager(view)) else { return 0 }
         var stored = 0

@@ -57,7 +57,7 @@ extension GTKWebView {
     /// that `window.open` from a scripted click (the host's `--click`, which WebKit does not count as a gesture) reaches
     /// the navigation policy like a user's tap does in an app. The policy still decides every new window (the core
     /// never lets one open). Off by default, as in WebKit.
-    public var allowsScriptsToOpenWindows: Bool {
+    package var allowsScriptsToOpenWindows: Bool {
         get { webkit_settings_get_javascript_can_open_windows_automatically(webkit_web_view_get_settings(view)) != 0 }
         set { webkit_settings_set_javascript_can_open_windows_automatically(webkit_web_view_get_settings(view), newValue ? 1 : 0) }
     }

@@ -6,7 +6,7 @@ extension GTKWebView {
     /// Removes every kind of website data (cookies, local storage, IndexedDB, caches …) WebKitGTK keeps for the hosts of
     /// the given origins, through this web view's website data manager (`webkit_website_data_manager_fetch`, then
     /// `_remove` for the records whose name is one of the hosts or a parent domain of one).
-    public var websiteDataClearing: WebsiteDataClearing {
+    package var websiteDataClearing: WebsiteDataClearing {
         WebsiteDataClearing { [weak self] origins in
             guard let self, !self.isClosed else { return }
             await self.removeWebsiteData(hosts: WebsiteDataClearing.hosts(of: origins))
@@ -14,7 +14,7 @@ extension GTKWebView {
     }
 
     /// The names of the website data records WebKitGTK holds (for tests and `webcmp-host`).
-    public func websiteDataNames() async -> [String] {
+    package func websiteDataNames() async -> [String] {
         guard let manager = webkit_web_view_get_website_data_manager(view) else { return [] }
         let list = await fetchWebsiteData(manager)
         defer { g_list_free_full(list, websiteDataUnref) }

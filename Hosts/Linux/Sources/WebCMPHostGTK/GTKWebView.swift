@@ -19,16 +19,16 @@ import WebCMPBridge
 /// checks. Cost: a CMP that posts from inside an iframe does not reach the app on Linux (on Apple platforms it is
 /// rejected by the core as `notMainFrame`).
 @MainActor
-public final class GTKWebView: CMPWebView {
-    public var eventHandler: (@MainActor (WebViewEvent) -> Void)?
+package final class GTKWebView: CMPWebView {
+    package var eventHandler: (@MainActor (WebViewEvent) -> Void)?
     /// Asked before navigations (see `CMPWebView.navigationPolicy` and ``decidePolicy(_:type:)``).
-    public var navigationPolicy: (@MainActor (NavigationRequest) -> NavigationDecision)?
+    package var navigationPolicy: (@MainActor (NavigationRequest) -> NavigationDecision)?
     /// Receives the URLs the policy sends out of the consent UI (``NavigationDecision/openExternally(_:)``); the
     /// navigation itself is stopped. The host records them instead of opening a browser.
-    public var openExternally: (@MainActor (URL) -> Void)?
+    package var openExternally: (@MainActor (URL) -> Void)?
 
     /// The isolated script world of the relay and the native handlers.
-    public static let worldName = "webcmp"
+    package static let worldName = "webcmp"
 
     let view: UnsafeMutablePointer<WebKitWebView>
     let window: UnsafeMutablePointer<GtkWidget>
@@ -43,17 +43,17 @@ public final class GTKWebView: CMPWebView {
     private(set) var activeLoad: WebViewLoadID?
 
     /// The view's size in pixels (CSS pixels: the offscreen window has scale 1), as created.
-    public let width: Int
-    public let height: Int
+    package let width: Int
+    package let height: Int
 
     /// The default size: a phone's screen in points (390×844, an iPhone 12 to 14).
-    public nonisolated static let defaultSize = (width: 390, height: 844)
+    package nonisolated static let defaultSize = (width: 390, height: 844)
 
     /// Creates the web view in an offscreen GTK window of `width`×`height` pixels (default ``defaultSize``), in the
     /// process's web context (``GTKRuntime/webContext``, whose website data follows
     /// ``GTKRuntime/websiteDataDirectory``). Call ``GTKRuntime/initialize()`` first; the page's
     /// `prefers-color-scheme` follows ``GTKRuntime/prefersDarkColorScheme`` when the view is created.
-    public init(width: Int = GTKWebView.defaultSize.width, height: Int = GTKWebView.defaultSize.height) {
+    package init(width: Int = GTKWebView.defaultSize.width, height: Int = GTKWebView.defaultSize.height) {
         self.width = width
         self.height = height
         contentManager = webkit_user_content_manager_new()!
@@ -84,7 +84,7 @@ public final class GTKWebView: CMPWebView {
     /// Disconnects every signal handler this adapter connected (on the web view and on the user content manager)
     /// before it lets go of the callback box, so no late signal reaches freed memory, then drops the content
     /// manager's reference this adapter owns.
-    public func close() {
+    package func close() {
         guard let box else { return }
         eventHandler = nil
         let data = box.toOpaque()
@@ -103,17 +103,17 @@ public final class GTKWebView: CMPWebView {
     /// How many of the WebKit objects the adapters created (one web view and one user content manager each) GLib has
     /// not finalized yet. After ``close()`` both go: a count that grows over create/close cycles means a GObject
     /// reference is leaked.
-    public internal(set) static var nativeObjectsAlive = 0
+    package internal(set) static var nativeObjectsAlive = 0
 
     /// Whether ``close()`` has run; every operation is then a no-op.
-    public var isClosed: Bool { box == nil }
+    package var isClosed: Bool { box == nil }
 
     // MARK: CMPWebView
 
     /// How many times ``load(_:)`` was called (a pre-warmed view that is presented must not load again).
-    public private(set) var loadCount = 0
+    package private(set) var loadCount = 0
 
-    public func load(_ url: URL, id: WebViewLoadID) {
+    package func load(_ url: URL, id: WebViewLoadID) {
         guard !isClosed else { return }
         loadCount += 1
         requestedLoad = id
@@ -121,14 +121,14 @@ public final class GTKWebView: CMPWebView {
     }
 
     /// Loads `url` outside any bridge (the host's own pages: `about:blank`, content pages).
-    public func load(_ url: URL) {
+    package func load(_ url: URL) {
         load(url, id: WebViewLoadID(rawValue: 0))
     }
 
     /// Loads `url` outside any bridge with `headers` on the document request (a `WebKitURIRequest` whose
     /// `SoupMessageHeaders` the host fills, loaded with `webkit_web_view_load_request`): how the host's content
     /// loads carry `Sec-GPC: 1`. Only that request gets them; WebKitGTK adds nothing to its subresources or frames.
-    public func load(_ url: URL, headers: [String: String]) {
+    package func load(_ url: URL, headers: [String: String]) {
         guard !isClosed else { return }
         guard !headers.isEmpty, let request = webkit_uri_request_new(url.absoluteString) else { return load(url) }
         defer { g_object_unref(request) }
@@ -142,25 +142,25 @@ public final class GTKWebView: CMPWebView {
         webkit_web_view_load_request(view, request)
     }
 
-    public func addUserScript(_ script: WebCMPBridge.UserScript) {
+    package func addUserScript(_ script: WebCMPBridge.UserScript) {
         guard !isClosed else { return }
         userScripts.append(script)
         installScripts()
     }
 
-    public func removeAllUserScripts() {
+    package func removeAllUserScripts() {
         guard !isClosed else { return }
         userScripts.removeAll()
         installScripts()
     }
 
-    public func evaluateJavaScript(_ source: String) {
+    package func evaluateJavaScript(_ source: String) {
         guard !isClosed else { return }
         webkit_web_view_evaluate_javascript(view, source, -1, nil, nil, nil, nil, nil)
     }
 
     /// Each adapter has its own user content manager, so a name can only be taken by this adapter itself.
-    public func addMessageHandler(named name: String) throws(WebViewSetupError) {
+    package func addMessageHandler(named name: String) throws(WebViewSetupError) {
         guard !isClosed, !handlerNames.contains(name) else { return }
         handlerNames.append(name)
         webkit_user_content_manager_register_script_message_handler_in_world(
@@ -169,7 +169,7 @@ public final class GTKWebView: CMPWebView {
         installScripts()
     }
 
-    public func removeMessageHandler(named name: String) {
+    package func removeMessageHandler(named name: String) {
         guard let index = handlerNames.firstIndex(of: name) else { return }
         handlerNames.remove(at: index)
         webkit_user_content_manager_unregister_script_message_handler_in_world(
@@ -181,7 +181,7 @@ public final class GTKWebView: CMPWebView {
 
     /// Evaluates the JavaScript expression `expression` in the main frame's page world, awaits it when it is a
     /// promise, and returns the result as JSON text (`nil` for `undefined` or on error).
-    public func evaluate(_ expression: String) async -> String? {
+    package func evaluate(_ expression: String) async -> String? {
         guard !isClosed else { return nil }
         let body = "return (\(expression)\n);"
         return await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
@@ -192,16 +192,16 @@ public final class GTKWebView: CMPWebView {
     }
 
     /// Why ``writeSnapshot(toPNG:)`` wrote no image.
-    public struct SnapshotError: Error, CustomStringConvertible, Sendable {
-        public var description: String
+    package struct SnapshotError: Error, CustomStringConvertible, Sendable {
+        package var description: String
     }
 
     /// The size in pixels of the image written, or why none was.
-    public typealias SnapshotResult = Result<(width: Int, height: Int), SnapshotError>
+    package typealias SnapshotResult = Result<(width: Int, height: Int), SnapshotError>
 
     /// Writes what the view shows — its visible region (`WEBKIT_SNAPSHOT_REGION_VISIBLE`), as an app user sees it —
     /// as a PNG file at `path` (`webkit_web_view_get_snapshot`, then cairo) and returns the image's size in pixels.
-    public func writeSnapshot(toPNG path: String) async -> SnapshotResult {
+    package func writeSnapshot(toPNG path: String) async -> SnapshotResult {
         guard !isClosed else { return .failure(SnapshotError(description: "the web view is closed")) }
         return await withCheckedContinuation { continuation in
             let request = Unmanaged.passRetained(SnapshotBox(path: path, continuation))
@@ -315,7 +315,7 @@ public final class GTKWebView: CMPWebView {
 
     /// Ends the web content process, as iOS does to apps in the background (`webkit_web_view_terminate_web_process`);
     /// `web-process-terminated` follows.
-    public func terminateWebProcess() {
+    package func terminateWebProcess() {
         guard !isClosed else { return }
         webkit_web_view_terminate_web_process(view)
     }

@@ -8,9 +8,9 @@ import WebCMPBridge
 /// and is the element on top at that point (`document.elementFromPoint`, so an element covered by another one, moved
 /// off-screen by a transform, or with `pointer-events: none` is not clicked). CMPs that hide an inactive layer that way
 /// must not be "clicked" where a person could not.
-public enum HostClick {
+package enum HostClick {
     /// What one attempt found.
-    public enum Attempt: Equatable, Sendable {
+    package enum Attempt: Equatable, Sendable {
         /// The element was clicked.
         case clicked
         /// The document or the element is not there yet, or the element has no size (not rendered).
@@ -20,10 +20,10 @@ public enum HostClick {
     }
 
     /// How long an element that is there but not clickable is retried before the click fails (CMPs animate layers in).
-    public static let notClickableGrace: TimeInterval = 3
+    package static let notClickableGrace: TimeInterval = 3
 
     /// The expression that tries one click on the element with `id` (the id goes through the JSON literal builder).
-    public static func script(id: String) -> String {
+    package static func script(id: String) -> String {
         """
         (function (id) {
           if (document.readyState !== 'complete') { return 'wait'; }
@@ -48,7 +48,7 @@ public enum HostClick {
     }
 
     /// The attempt an evaluation result (JSON text) stands for.
-    public static func attempt(fromJSON text: String?) -> Attempt {
+    package static func attempt(fromJSON text: String?) -> Attempt {
         guard let text, let value = try? JSONValue(parsing: text), let state = value.stringValue else { return .waiting }
         switch state {
         case "clicked": return .clicked
@@ -60,7 +60,7 @@ public enum HostClick {
     /// Clicks `id` in `view`, retrying until `deadline` (an element that stays not clickable fails after
     /// ``notClickableGrace``); returns `nil` when clicked, otherwise why not.
     @MainActor
-    public static func click(_ id: String, in view: GTKWebView, until deadline: Date, stop: () -> Bool = { false })
+    package static func click(_ id: String, in view: GTKWebView, until deadline: Date, stop: () -> Bool = { false })
         async -> String?
     {
         var notClickableSince: Date?

@@ -3,48 +3,56 @@ import WebCMPBridge
 
 /// One run of a hosted CMP page in real WebKit through a ``ConsentBridge``: load, optional clicks, event log.
 @MainActor
-public final class HostSession: ConsentBridgeDelegate {
+package final class HostSession: ConsentBridgeDelegate {
     /// What to run.
-    public struct Options: Sendable {
-        public var url: URL
-        public var dialect: CMPDialect?
-        public var clicks: [String] = []
+    package struct Options: Sendable {
+        package var url: URL
+        package var dialect: CMPDialect?
+        package var clicks: [String] = []
         /// The ready timeout, and how long a run without clicks lasts at most.
-        public var timeout: TimeInterval = 30
+        package var timeout: TimeInterval = 30
         /// After the clicks: how long the page must stay quiet (no event) before the run ends without the UI finishing.
-        public var settle: TimeInterval = HostSession.defaultSettle
-        public var extraOrigins: Set<String> = []
+        package var settle: TimeInterval = HostSession.defaultSettle
+        package var extraOrigins: Set<String> = []
         /// ``ConsentUIMode/settings`` opens the page for "Privacy settings".
-        public var mode: ConsentUIMode = .consent
+        package var mode: ConsentUIMode = .consent
         /// The "Privacy settings" page, when it is not the CMP page (``PrivacySettingsOpener/url``).
-        public var settingsURL: URL?
+        package var settingsURL: URL?
         /// The call that opens the CMP's preferences, like the app's ``PrivacySettingsOpener/call``; `nil`: the
         /// dialect's default (automatic for the generic dialect).
-        public var settingsCall: PrivacySettingsCall?
+        package var settingsCall: PrivacySettingsCall?
         /// The app's bundled page, served by ``GTKFallbackScheme`` when `url` fails.
-        public var fallback: FallbackPage?
+        package var fallback: FallbackPage?
         /// Ends the web content process once, when the page is first ready (before any click), as iOS does to apps in
         /// the background; the bridge reloads the page once.
-        public var terminateWebProcessWhenReady = false
+        package var terminateWebProcessWhenReady = false
         /// Ends the run once the page shows its UI and has then been quiet (no event) for ``settle`` seconds: it is
         /// ready and, in settings mode, the bridge has evidence that its preferences are open
         /// (``ConsentBridge/privacySettingsOpenedBy``). For screenshots; without clicks only.
-        public var endsWhenShown = false
+        package var endsWhenShown = false
         /// The app's context sent to the page (``BridgeConfiguration/appContext``); `nil`: none.
-        public var appContext: AppContext?
+        package var appContext: AppContext?
 
-        public init(url: URL, dialect: CMPDialect?) {
+        package init(url: URL, dialect: CMPDialect?) {
             self.url = url
             self.dialect = dialect
         }
     }
 
-    public let options: Options
-    public let store: ConsentStore
-    public let view: GTKWebView
-    public let bridge: ConsentBridge
-    /// Every event as JSON objects with a `"type"`, in order (bridge events and host events such as clicks).
-    public private(set) var log: [JSONValue] = []
+    package let options: Options
+    package let store: ConsentStore
+    package let view: GTKWebView
+    package let bridge: ConsentBridge
+    /// Every event in order: the bridge's and the host's (clicks, windows opened externally, …).
+    package private(set) var events: [HostEvent] = []
+    /// ``events`` as the JSON objects the host prints, each with a `"type"`.
+    package var log: [JSONValue] { events.map { .object($0.json) } }
+    /// The bridge's events, in order.
+    package var bridgeEvents: [ConsentBridgeEvent] {
+        events.compactMap { if case .bridge(let event) = $0 { event } else { nil } }
+    }
+    /// The host's own failures (a click that failed, a run that did not finish), in order.
+    package var toolFailures: [ConformanceReport.ToolFailure] { events.compactMap(\.toolFailure) }
     /// Since the last event (bridge or host): the run ends by it after the clicks (``Options/settle``).
     private var quiet = QuietPeriod()
     private var clicking = false
@@ -54,7 +62,7 @@ public final class HostSession: ConsentBridgeDelegate {
     private enum Termination { case pending, waitingForReload, done }
     private var termination = Termination.pending
 
-    public init(options: Options, store: ConsentStore, view: GTKWebView) {
+    package init(options: Options, store: ConsentStore, view: GTKWebView) {
         self.options = options
         self.store = store
         self.view = view
@@ -75,22 +83,22 @@ public final class HostSession: ConsentBridgeDelegate {
 
     /// The context `webcmp-host run --app-context` sends: every field set, a language with characters a page must
     /// receive unchanged.
-    public nonisolated static let testAppContext = AppContext(
+    package nonisolated static let testAppContext = AppContext(
         platform: .other, osVersion: "6.3", language: "de-CH\"</script>'", trackingStatus: .denied,
         trackingStatusBeforeLastRequest: .notDetermined, colorScheme: .dark, dynamicTypeSize: .accessibility2,
         reduceMotion: true)
 
     /// The default of ``Options/settle``, in seconds.
-    public nonisolated static let defaultSettle: TimeInterval = 1
+    package nonisolated static let defaultSettle: TimeInterval = 1
 
     /// Runs until the CMP UI finishes. Without clicks, at most until the timeout (a page may save late: a slow vendor
     /// list, a redirect, an animation); with clicks, once they are done, until the page has been quiet for
     /// ``Options/settle`` seconds. A page that never becomes ready ends with the bridge's timeout.
-    public func run() {
+    package func run() {
         bridge.attach(to: view)
         view.allowsScriptsToOpenWindows = true  // scripted clicks are no user gestures; the policy decides windows
         view.openExternally = { [weak self] url in
-            self?.record(["type": .string("openedExternally"), "url": .string(url.absoluteString)])
+            self?.record(.openedExternally(url))
         }
         bridge.start()
         let started = Date()
@@ -100,7 +108,7 @@ public final class HostSession: ConsentBridgeDelegate {
             if options.terminateWebProcessWhenReady, termination == .pending, bridge.state == .ready {
                 termination = .waitingForReload
                 pageLoaded = false
-                record(["type": .string("terminateWebProcess")])
+                record(.terminateWebProcess)
                 view.terminateWebProcess()
                 return true
             }
@@ -121,12 +129,12 @@ public final class HostSession: ConsentBridgeDelegate {
         }
         if !finished, bridge.state == .loading {
             // The outer deadline passed before the bridge's own timeout fired (it cannot: the deadline is later).
-            record(["type": .string("error"), "code": .string("hostTimeout"), "message": .string("the run did not finish")])
+            record(.hostTimeout)
         }
     }
 
     /// Evaluates a function body in the page and returns its JSON result.
-    public func evaluate(_ body: String) -> JSONValue? {
+    package func evaluate(_ body: String) -> JSONValue? {
         var result: String??
         Task { @MainActor in result = .some(await view.evaluate(body)) }
         GTKRuntime.run(until: Date().addingTimeInterval(5)) { result == nil }
@@ -143,7 +151,7 @@ public final class HostSession: ConsentBridgeDelegate {
     }
 
     /// Writes what the page shows as a PNG file (``GTKWebView/writeSnapshot(toPNG:)``), waiting at most 10 s.
-    public func writeSnapshot(to file: URL) -> GTKWebView.SnapshotResult {
+    package func writeSnapshot(to file: URL) -> GTKWebView.SnapshotResult {
         var result: GTKWebView.SnapshotResult?
         Task { @MainActor in result = await view.writeSnapshot(toPNG: file.path) }
         GTKRuntime.run(until: Date().addingTimeInterval(10)) { result == nil }
@@ -156,12 +164,7 @@ public final class HostSession: ConsentBridgeDelegate {
             for id in options.clicks {
                 let failure = await HostClick.click(
                     id, in: view, until: Date().addingTimeInterval(options.timeout), stop: { [unowned self] in finished })
-                var event: [String: JSONValue] = ["type": .string(failure == nil ? "click" : "error"), "id": .string(id)]
-                if let failure {
-                    event["code"] = .string("clickFailed")
-                    event["message"] = .string(failure)
-                }
-                record(event)
+                record(failure.map { .clickFailed(id: id, message: $0) } ?? .click(id: id))
                 if failure != nil { break }
             }
             clicking = false
@@ -170,42 +173,19 @@ public final class HostSession: ConsentBridgeDelegate {
         }
     }
 
-    private func record(_ object: [String: JSONValue]) {
-        log.append(.object(object))
+    private func record(_ event: HostEvent) {
+        events.append(event)
         quiet.noteActivity()
     }
 
     // MARK: ConsentBridgeDelegate
 
-    public func bridge(_ bridge: ConsentBridge, didReceive event: ConsentBridgeEvent) {
-        record(HostSession.json(for: event))
+    package func bridge(_ bridge: ConsentBridge, didReceive event: ConsentBridgeEvent) {
+        record(.bridge(event))
         if case .uiFinished = event { finished = true }
         if case .uiReady = event { pageLoaded = true }
     }
 
     /// Marks the page as loaded (for pages without a ready message).
-    public func noteLoaded() { pageLoaded = true }
-
-    static func json(for event: ConsentBridgeEvent) -> [String: JSONValue] {
-        switch event {
-        case .uiReady(let dialect): return ["type": .string("uiReady"), "dialect": .string(dialect.rawValue)]
-        case .userAction(let rejectAll):
-            return ["type": .string("userAction"), "isRejectAll": rejectAll.map(JSONValue.bool) ?? .null]
-        case .consentReady(let summary):
-            func ids(_ set: IDSet) -> JSONValue { .array(set.map { .number(Double($0)) }) }
-            return [
-                "type": .string("consentReady"),
-                "tcString": summary.tcString.map(JSONValue.string) ?? .null,
-                "purposeConsents": ids(summary.purposeConsents),
-                "vendorConsents": ids(summary.vendorConsents),
-                "specialFeatureOptIns": ids(summary.specialFeatureOptIns),
-                "gppString": summary.gppString.map(JSONValue.string) ?? .null,
-            ]
-        case .uiFinished(let reason): return ["type": .string("uiFinished"), "reason": .string(reason.rawValue)]
-        case .trackingAuthorization(let status): return ["type": .string("trackingAuthorization"), "status": .string(status.rawValue)]
-        case .diagnostic(let message): return ["type": .string("diagnostic"), "message": .string(message)]
-        case .error(let error):
-            return ["type": .string("error"), "code": .string(error.code.rawValue), "message": .string(error.description)]
-        }
-    }
+    package func noteLoaded() { pageLoaded = true }
 }

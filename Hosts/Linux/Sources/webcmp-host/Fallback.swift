@@ -43,22 +43,12 @@ func closedPort() -> Int {
 /// The `check --fallback` rows: the failure was reported as a diagnostic, the page became ready from the app's
 /// scheme, and a save from it was stored with the fallback as its source.
 @MainActor
-func fallbackRows(_ arguments: Arguments, log: [JSONValue], store: ConsentStore) -> [(String, Bool?, String)] {
+func fallbackRows(_ arguments: Arguments, events: [ConsentBridgeEvent], store: ConsentStore) -> [ConformanceReport.Row] {
     guard let page = fallbackPage(arguments) else { return [] }
-    let diagnostic = log.firstIndex { $0["type"] == .string("diagnostic") && ($0["message"]?.stringValue ?? "").contains(page.origin) }
-    let ready = log.firstIndex { $0["type"] == .string("uiReady") }
-    var rows: [(String, Bool?, String)] = [
-        ("hosted failure reported, fallback shown", diagnostic != nil,
-         diagnostic.map { _ in "diagnostic names \(page.origin)" } ?? "the fallback was not loaded (did the URL fail?)"),
-        ("ready when served from \(page.origin)", diagnostic != nil && ready.map { $0 > diagnostic! } == true,
-         ready == nil ? "no ready message" : "ready after the fallback load"),
-    ]
-    if !arguments.clicks.isEmpty {
-        let source = store.record()?.source
-        rows.append(("save stored with source fallbackPage", source == .fallbackPage, source.map { "source: \($0.rawValue)" } ?? "nothing stored"))
-    }
+    var rows = ConformanceReport.Row.fallbackShown(events, origin: page.origin)
+    if !arguments.clicks.isEmpty { rows.append(.savedFromFallback(stored: store.record()?.source)) }
     let refused = GTKFallbackScheme.refusals
-    rows.append(("only registered files requested", nil, refused.isEmpty ? "no refused requests"
+    rows.append(ConformanceReport.Row("only registered files requested", nil, refused.isEmpty ? "no refused requests"
         : "refused: " + refused.map(\.description).joined(separator: "; ")))
     return rows
 }

@@ -16,7 +16,7 @@ enum Prewarm {
         var quiet = QuietPeriod()
 
         func bridge(_ bridge: ConsentBridge, didReceive event: ConsentBridgeEvent) {
-            log.append(.object(HostSession.jsonObject(for: event)))
+            log.append(.object(HostEvent.json(for: event)))
             quiet.noteActivity()
             if case .uiReady = event, readyAt == nil { readyAt = .now }
             if case .uiFinished = event { finished = true }
@@ -109,7 +109,7 @@ enum Prewarm {
         prewarmed.bridge.invalidate()
         prewarmed.webView.close()
         printJSON(.object([
-            "offScreenEvents": .array(prewarmed.eventsBeforePresentation.map { .object(HostSession.jsonObject(for: $0)) }),
+            "offScreenEvents": .array(prewarmed.eventsBeforePresentation.map { .object(HostEvent.json(for: $0)) }),
             "events": .array(presentation.log),
             "keys": store.iabKeys().json,
             "readyBeforePresent": .bool(readyBeforePresent),

@@ -14,7 +14,7 @@ struct Screenshots {
 
     let arguments: Arguments
     let directory: URL
-    private(set) var rows: [(String, Bool?, String)] = []
+    private(set) var rows: [ConformanceReport.Row] = []
     /// The files written, in order.
     private(set) var files: [URL] = []
 
@@ -35,7 +35,7 @@ struct Screenshots {
         let mode = settings ? "settings" : "first layer"
         if let problem = Self.prepare(directory) {
             for scheme in Scheme.allCases {
-                rows.append(("screenshot \(mode), \(scheme)", false, "cannot create \(directory.path): \(problem)"))
+                rows.append(ConformanceReport.Row("screenshot \(mode), \(scheme)", false, "cannot create \(directory.path): \(problem)"))
             }
             return
         }
@@ -44,7 +44,7 @@ struct Screenshots {
             let (ok, detail) = shoot(settings: settings, scheme: scheme, url: url, store: store,
                                      arguments: arguments ?? self.arguments, file: file)
             if ok { files.append(file) }
-            rows.append(("screenshot \(mode), \(scheme)", ok, detail))
+            rows.append(ConformanceReport.Row("screenshot \(mode), \(scheme)", ok, detail))
         }
     }
 
@@ -96,10 +96,10 @@ struct Screenshots {
             """)
         GTKRuntime.run(until: Date().addingTimeInterval(Self.quietTime)) { true }
         var notes: [String] = []
-        if !session.log.contains(where: { $0["type"] == .string("uiReady") }) { notes.append("the page was not ready") }
-        if let error = session.log.first(where: { $0["type"] == .string("error") }) {
-            notes.append(error["code"]?.stringValue ?? "error")
+        if !session.bridgeEvents.contains(where: { if case .uiReady = $0 { true } else { false } }) {
+            notes.append("the page was not ready")
         }
+        if let failure = session.events.lazy.compactMap(\.failureCode).first { notes.append(failure) }
         if let state = page?["state"]?.stringValue, state != "complete" { notes.append("document \(state)") }
         switch session.writeSnapshot(to: file) {
         case .failure(let error):

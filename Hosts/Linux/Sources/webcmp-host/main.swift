@@ -80,48 +80,33 @@ func checkCommand(_ arguments: Arguments) -> Int32 {
     defer { try? FileManager.default.removeItem(at: state) }
     guard let storage = try? KeyValueStorage.jsonFile(in: state) else { fail("cannot create a temporary state", code: 2) }
     let store = ConsentStore(storage: storage)
-    var rows: [(String, Bool?, String)] = []
+    var report = ConformanceReport()
     // The first layer as a new user sees it: taken before any run of the check stores consent or website data.
     var screenshots = Screenshots(arguments)
     screenshots?.take(settings: false, url: url, store: .inMemory())
 
     let first = runSession(arguments, url: url, store: store)
-    let events = first.log
-    func has(_ type: String) -> Bool { events.contains { $0["type"] == .string(type) } }
-    let ready = events.first { $0["type"] == .string("uiReady") }
-    rows.append(("ready message within \(Int(arguments.timeout)) s", ready != nil,
-                 ready.flatMap { $0["dialect"]?.stringValue }.map { "dialect: \($0)" } ?? "no ready message"))
-    let errors = events.filter { $0["type"] == .string("error") }
-    rows.append(("messages valid", errors.isEmpty, errors.isEmpty ? "no rejected messages"
-        : errors.compactMap { $0["code"]?.stringValue }.joined(separator: ", ")))
-    let saved = events.first { $0["type"] == .string("consentReady") }
-    let gppOnlySave = saved.map { $0["tcString"] == .null && $0["gppString"]?.stringValue != nil } ?? false
-    if arguments.clicks.isEmpty {
-        rows.append(("save produces a decodable TC string", nil, "not checked (no --click given)"))
-    } else if gppOnlySave {
-        rows.append(("save produces a decodable TC string", nil, "GPP-only save (no TC string)"))
-    } else {
-        rows.append(("save produces a decodable TC string", saved != nil,
-                     saved?["tcString"]?.stringValue.map { String($0.prefix(40)) + "…" } ?? "no valid save"))
-    }
-    rows.append(disclosedVendorsRow(saved: saved))
+    let events = first.bridgeEvents
+    let saved = ConsentBridgeEvent.firstSave(in: events)
+    report.rows.append(.ready(events, timeout: arguments.timeout))
+    report.rows.append(.messagesValid(events, toolFailures: first.toolFailures))
+    report.rows.append(.decodableTCString(saved: saved, clicked: !arguments.clicks.isEmpty))
+    report.rows.append(.disclosedVendors(saved: saved))
     let tcfapi = first.evaluate("""
         new Promise(function (r) { if (typeof __tcfapi !== 'function') { r(null); return; }
           var t = setTimeout(function () { r(null); }, 1000); __tcfapi('ping', 2, function (p) { clearTimeout(t); r(p || null); }); })
         """)
-    let tcfapiAbsent = (tcfapi ?? .null) == .null
-    rows.append(("__tcfapi answers ping", tcfapiAbsent && gppOnlySave ? nil : !tcfapiAbsent,
-                 tcfapiAbsent ? (gppOnlySave ? "absent (a GPP-only CMP)" : "absent") : "cmpId \(tcfapi?["cmpId"].map(JavaScriptLiteral.expression) ?? "?")"))
+    report.rows.append(.tcfapiPing(answer: tcfapi, saved: saved))
     let gpp = first.evaluate("""
         new Promise(function (r) { if (typeof __gpp !== 'function') { r(null); return; }
           var t = setTimeout(function () { r(null); }, 1000); __gpp('ping', function (p) { clearTimeout(t); r(p || null); }); })
         """)
-    rows.append(("__gpp answers ping", nil, (gpp ?? .null) == .null ? "absent (optional)" : "present"))
-    rows += lifetimeRows(first)
+    report.rows.append(.gppPing(answer: gpp))
+    report.rows += lifetimeRows(first)
     first.bridge.invalidate()
     first.view.close()
 
-    if saved != nil {
+    if let saved {
         var again = arguments
         again.clicks = []
         let restoreURL = fallbackRestoreURL(&again) ?? url
@@ -130,11 +115,8 @@ func checkCommand(_ arguments: Arguments) -> Int32 {
             new Promise(function (r) { if (typeof __tcfapi !== 'function') { r(null); return; }
               setTimeout(function () { __tcfapi('getTCData', 2, function (d) { r(d ? d.tcString : null); }); }, 300); })
             """)
-        let expected = saved?["tcString"]
-        let secondErrors = second.log.filter { $0["type"] == .string("error") }
-        let accepted = secondErrors.isEmpty && (restored == nil || restored == .null || restored == expected)
-        rows.append(("accepts the injected record", accepted,
-                     restored == expected ? "restored the stored TC string" : secondErrors.isEmpty ? "no errors on re-injection" : "errors on re-injection"))
+        report.rows.append(.acceptsInjectedRecord(
+            saved: saved, restored: restored, events: second.bridgeEvents, toolFailures: second.toolFailures))
         second.bridge.invalidate()
         second.view.close()
     }
@@ -142,7 +124,7 @@ func checkCommand(_ arguments: Arguments) -> Int32 {
         // With --fallback and no hosted URL, settings mode is checked on the fallback page served from its scheme.
         var settings = arguments
         let settingsURL = fallbackRestoreURL(&settings) ?? url
-        rows.append(settingsRow(settings, url: settingsURL, store: store))
+        report.rows.append(settingsRow(settings, url: settingsURL, store: store))
     }
     if screenshots != nil {
         // Settings mode as the settings row opens it: with the consent the check stored, if any.
@@ -150,18 +132,14 @@ func checkCommand(_ arguments: Arguments) -> Int32 {
         let settingsURL = fallbackRestoreURL(&settings) ?? url
         screenshots?.take(settings: true, url: settingsURL, store: store, arguments: settings)
     }
-    rows += fallbackRows(arguments, log: events, store: store)
+    report.rows += fallbackRows(arguments, events: events, store: store)
     let keys = store.iabKeys().json.objectValue ?? [:]
-    rows.append(("IAB keys written", arguments.clicks.isEmpty ? nil : !keys.isEmpty, "\(keys.count) keys"))
-    rows += screenshots?.rows ?? []
+    report.rows.append(.keysWritten(count: keys.count, clicked: !arguments.clicks.isEmpty))
+    report.rows += screenshots?.rows ?? []
 
-    let conforms = rows.allSatisfy { $0.1 != false }
-    let width = rows.map(\.0.count).max() ?? 0
+    let conforms = report.conforms
     print("Conformance of \(url.absoluteString)")
-    for (name, ok, detail) in rows {
-        let mark = ok.map { $0 ? "PASS" : "FAIL" } ?? "----"
-        print("  \(mark)  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(detail)")
-    }
+    for line in report.lines { print(line) }
     if !keys.isEmpty {
         print("IAB keys:")
         for key in keys.keys.sorted() { print("  \(key) = \(keyText(keys[key]!, raw: arguments.raw))") }

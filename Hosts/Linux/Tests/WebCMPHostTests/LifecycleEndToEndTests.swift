@@ -134,7 +134,7 @@ import WebCMPBridge
     }
 }
 
-/// Issue 22, item 3: real CMPs replace the IAB stub late, and some answer that GDPR does not apply.
+/// Real CMPs replace the IAB stub late, and some answer that GDPR does not apply.
 @Suite(.serialized, .needsDisplay) struct StubReplacementEndToEndTests {
     typealias E2E = EndToEndTests
     static var tcfPage: String { LifecycleEndToEndTests.tcfPage }

@@ -145,7 +145,7 @@ import WebCMPBridge
     }
 }
 
-/// Issue 22, items 1 and 2: privacy settings on CMPs that open them with their own functions, judged by evidence.
+/// Privacy settings on CMPs that open them with their own functions, judged by evidence.
 @Suite(.needsDisplay) struct SettingsOpenersEndToEndTests {
     typealias E2E = EndToEndTests
     static func page(_ cmp: String) -> String { E2E.servers.0 + "/\(E2E.pages)/settings-cmps.html?cmp=" + cmp }
@@ -216,8 +216,8 @@ import WebCMPBridge
     }
 }
 
-/// Issue 30: openers that become real late, and a CMP that opens its UI itself, in the default configuration.
-@Suite struct LateSettingsOpenersEndToEndTests {
+/// Openers that become real late, and a CMP that opens its UI itself, in the default configuration.
+@Suite(.needsDisplay) struct LateSettingsOpenersEndToEndTests {
     typealias E2E = EndToEndTests
     typealias Openers = SettingsOpenersEndToEndTests
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WebCMPBridge
 
-/// Issue 24 in real WebKit: SampleHost writes TCF 2.3 strings (with the DisclosedVendors segment) and, with
+/// TCF 2.3's DisclosedVendors segment in real WebKit: SampleHost writes TCF 2.3 strings (with the DisclosedVendors segment) and, with
 /// `?tcf=2.2`, 2.2-style strings without it. `webcmp-host check` shows the row "TCF 2.3: disclosed vendors present"
 /// (PASS, then FAIL with exit status 1), and `run` stores the 2.2-style consent with a diagnostic naming the rule.
 @Suite(.serialized, .needsDisplay) struct TCF23EndToEndTests {
