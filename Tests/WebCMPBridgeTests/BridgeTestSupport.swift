@@ -78,3 +78,11 @@ struct BridgeHarness {
         return nil
     }
 }
+
+extension ConsentStore {
+    /// A write as a CMP page's save (history cause ``ConsentHistoryEntry/Cause/cmpPage``), for tests about the keys
+    /// and the record rather than the history.
+    func apply(_ keys: IABKeySet, record: ConsentRecord?) throws(ConsentStoreError) {
+        try apply(keys, record: record, context: ConsentChangeContext(.cmpPage))
+    }
+}

@@ -232,7 +232,12 @@ public final class ConsentBridge {
             return .refused(ConsentBridgeError(error))
         }
         do {
-            try store.apply(commit.keys, record: commit.record)
+            try store.apply(
+                commit.keys, record: commit.record,
+                context: ConsentChangeContext(
+                    request.rules.source == .fallbackPage ? .fallbackPage : .cmpPage,
+                    dialect: machine.dialect?.rawValue, pageURL: configuration.cmpURL.absoluteString),
+                now: scheduler.now())
         } catch {
             return .storageFailed(error)
         }
