@@ -2,7 +2,7 @@ import Foundation
 
 /// Reads and writes consent: the IAB in-app keys and the bridge's own ``ConsentRecord``.
 ///
-/// - A write (the package's `apply(_:record:)`, behind every save) replaces the whole stored state in one call: it
+/// - A write (the package's `apply(_:record:context:now:)`, behind every save) replaces the whole stored state in one call: it
 ///   validates everything first and touches storage only when all of it is valid; then it writes the new keys and
 ///   removes every stale key of the families this package owns (`IABTCF_*`, `IABGPP_*`, `IABUSPrivacy_String`), such
 ///   as an `IABTCF_PublisherRestrictions7` left by an older string. Keys of other families are never touched.
@@ -31,7 +31,7 @@ public struct ConsentStore: Sendable {
     /// carried the date wrote beside it (removed on the next apply or clear).
     static let ownKeys = [recordKey, nonTCFDataKey, "WebCMPBridge.savedAt"]
 
-    /// The most bytes of keys, values and record that one ``apply(_:record:)`` writes (1 MiB).
+    /// The most bytes of keys, values and record that one ``apply(_:record:context:now:)`` writes (1 MiB).
     static let maximumTotalSize = 1 << 20
 
     /// The key prefixes of the IAB families the store owns (`IABUSPrivacy_String` is matched exactly).
