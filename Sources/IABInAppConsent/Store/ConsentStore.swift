@@ -8,6 +8,8 @@ import Foundation
 ///   as an `IABTCF_PublisherRestrictions7` left by an older string. Keys of other families are never touched.
 /// - The record is stored as JSON text (a `String`) under `WebCMPBridge.record.v1` and its non-TCF data under
 ///   `WebCMPBridge.nonTCFData.v1`, so that ``record(includingNonTCFData:)`` can skip the page-defined data at launch.
+/// - The same write appends the change to the consent history under `WebCMPBridge.history.v1`
+///   (``consentHistory()``, bounded by ``historyLimits``): proof of consent, never apart from the consent it records.
 /// - Stores over one storage (the same ``KeyValueStorage/Identity``: one `UserDefaults` suite, one in-memory storage)
 ///   share a lock and a stream of changes (``changes()``); stores over different storages share neither.
 ///

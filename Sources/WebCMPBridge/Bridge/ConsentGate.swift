@@ -43,7 +43,9 @@ public struct ConsentGate: Sendable {
 
     /// Returns once consent is in force or not needed and no consent UI or kit tracking prompt is under way, or after
     /// `timeout` seconds (``ConsentGateOutcome/timedOut``). Returns at once when that holds already.
-    /// - Parameter scheduler: time; ``BridgeScheduler/live`` in apps.
+    /// - Parameters:
+    ///   - timeout: the longest wait, in seconds.
+    ///   - scheduler: time; ``BridgeScheduler/live`` in apps.
     @MainActor
     public func wait(timeout: TimeInterval, scheduler: BridgeScheduler = .live) async -> ConsentGateOutcome {
         // Listen before the first decision, so that no change between the two is missed.
