@@ -5,7 +5,7 @@ import WebCMPBridge
 /// Issue 32, item 2, in real WebKit (`webcmp-host run --app-context`): the CMP page's first script already sees the
 /// app's context as `window.webcmpAppContext` (frozen, not replaceable) and as query items, with a language holding
 /// quotes and `</script>` unchanged; without the flag the page sees nothing.
-@Suite(.serialized) struct AppContextEndToEndTests {
+@Suite(.serialized, .needsDisplay) struct AppContextEndToEndTests {
     typealias E2E = EndToEndTests
     static var page: String { E2E.servers.0 + "/\(E2E.pages)/app-context.html" }
     /// What `--app-context` sends (`HostSession.testAppContext`).

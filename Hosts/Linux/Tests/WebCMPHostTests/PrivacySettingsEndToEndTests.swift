@@ -217,7 +217,7 @@ import WebCMPBridge
 }
 
 /// Issue 30: openers that become real late, and a CMP that opens its UI itself, in the default configuration.
-@Suite struct LateSettingsOpenersEndToEndTests {
+@Suite(.needsDisplay) struct LateSettingsOpenersEndToEndTests {
     typealias E2E = EndToEndTests
     typealias Openers = SettingsOpenersEndToEndTests
 
