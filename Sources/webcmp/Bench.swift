@@ -281,7 +281,8 @@ enum Bench {
         let keys = try IABKeySet(mapping: InAppConsent(tcString: sample.string, gdprApplies: true, cmpSDKID: 300))
         try store.apply(keys, record: ConsentRecord(
             tcString: sample.string, nonTCFData: nonTCFData,
-            expirationDate: Date().addingTimeInterval(86_400 * 365), configVersion: "7", savedAt: Date()))
+            expirationDate: Date().addingTimeInterval(86_400 * 365), configVersion: "7", savedAt: Date()),
+            context: ConsentChangeContext(.cmpPage))
         guard store.record() != nil else { throw BenchError("the stored record did not read back") }
         guard store.record()?.nonTCFData == nonTCFData else { throw BenchError("the non-TCF data did not read back") }
         let now = Date()

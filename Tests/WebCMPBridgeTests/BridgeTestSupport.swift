@@ -99,3 +99,11 @@ func startBridgeAskingForTrackingFirst(_ tracking: FakeTrackingAuthorizer) -> (b
     bridge.start()
     return (bridge, webView)
 }
+
+extension ConsentStore {
+    /// A write as a CMP page's save (history cause ``ConsentHistoryEntry/Cause/cmpPage``), for tests about the keys
+    /// and the record rather than the history.
+    func apply(_ keys: IABKeySet, record: ConsentRecord?) throws(ConsentStoreError) {
+        try apply(keys, record: record, context: ConsentChangeContext(.cmpPage))
+    }
+}

@@ -68,7 +68,9 @@ import Testing
             try store.storage.write(["WebCMPBridge.other": .int(1)], [])
             try store.apply(IABKeySet([.usPrivacyString: .string("1YNN")]), record: Self.record(Self.nested))
             store.clearAll()
-            #expect(store.storage.keys(["WebCMPBridge.", "IAB"]) == ["WebCMPBridge.other"])
+            // The consent history stays: that consent was cleared is part of it.
+            #expect(Set(store.storage.keys(["WebCMPBridge.", "IAB"])) == ["WebCMPBridge.other", ConsentStore.historyKey])
+            #expect(store.consentHistory().map(\.cause) == [.cmpPage, .cleared])
             #expect(store.record() == nil)
         }
     }

@@ -203,3 +203,107 @@ enum DocumentationSamples {
         return configuration
     }
 }
+
+// StartingSDKsAfterConsent.md — Overview
+@MainActor
+func startSDKsWhenConsentIsSettled(store: ConsentStore) async {
+    let gate = ConsentGate(store: store, expiry: ConsentExpiryPolicy())
+    switch await gate.wait(timeout: 30) {
+    case .consentInForce, .notRequired:
+        startAdSDKs()
+    case .timedOut:
+        break   // no settled choice yet: start nothing personalised, wait again later
+    }
+}
+
+// StartingSDKsAfterConsent.md — Recipe: Google Mobile Ads and AppLovin MAX
+@MainActor
+func startAdsAfterConsent(store: ConsentStore) async {
+    let outcome = await ConsentGate(store: store).wait(timeout: 30)
+    guard outcome != .timedOut else { return }
+
+    // US users without a TC string: pass the opt-out of sale to AppLovin's flag.
+    if let record = store.record(includingNonTCFData: false), record.tcString == nil,
+        let gpp = record.gppString,
+        let signals = try? USPrivacySignals(gppString: gpp, applicableSections: record.strings.gppApplicableSections)
+    {
+        ALPrivacySettings.setDoNotSell(signals.isSaleOptedOut)
+    }
+
+    MobileAds.shared.start(completionHandler: nil)
+    let configuration = ALSdkInitializationConfiguration(sdkKey: "YOUR_SDK_KEY") { builder in
+        builder.mediationProvider = ALMediationProviderMAX
+    }
+    ALSdk.shared().initialize(with: configuration) { _ in
+        // load ads here
+    }
+}
+
+/// What the app starts once the gate is open (stand-in).
+func startAdSDKs() {}
+
+// Stand-ins for the Google Mobile Ads SDK and the AppLovin MAX SDK, with the names and signatures their documentation
+// gives (developers.google.com/admob/ios/quick-start; support.axon.ai/en/max/ios/overview/integration), so that the
+// recipe compiles without either SDK.
+final class GADInitializationStatus {}
+final class MobileAds: Sendable {
+    static let shared = MobileAds()
+    func start(completionHandler: (@Sendable (GADInitializationStatus) -> Void)?) {}
+}
+final class ALSdkConfiguration {}
+final class ALSdkInitializationConfigurationBuilder {
+    var mediationProvider: String?
+}
+final class ALSdkInitializationConfiguration {
+    init(sdkKey: String, builderBlock: ((ALSdkInitializationConfigurationBuilder) -> Void)? = nil) {
+        builderBlock?(ALSdkInitializationConfigurationBuilder())
+    }
+}
+final class ALSdk {
+    static func shared() -> ALSdk { ALSdk() }
+    func initialize(
+        with configuration: ALSdkInitializationConfiguration,
+        completionHandler: ((ALSdkConfiguration) -> Void)? = nil
+    ) {}
+}
+let ALMediationProviderMAX = "max"
+enum ALPrivacySettings {
+    static func setDoNotSell(_ doNotSell: Bool) {}
+}
+
+extension DocumentationSamples {
+    // ReaskingAfterRefusal.md — Overview
+    static func quietPeriod() {
+        var expiry = ConsentExpiryPolicy(currentConfigVersion: "7")
+        expiry.quietPeriodAfterRejection = 183 * 86_400   // about six months
+        let askAgain = ConsentBridge.needsConsentUI(store: .userDefaults(), expiry: expiry) != nil
+        _ = askAgain
+    }
+}
+
+// ProofOfConsent.md — Overview
+func consentProof(store: ConsentStore) -> Data {
+    for entry in store.consentHistory() {
+        print(entry.date, entry.cause, entry.tcString ?? "no TC string")
+    }
+    return store.exportConsentHistory()   // JSON: an array of entries, oldest first, ISO 8601 dates
+}
+
+// ProofOfConsent.md — Bounded
+func storeKeepingMoreHistory() -> ConsentStore {
+    var store = ConsentStore.userDefaults()
+    store.historyLimits = ConsentHistoryLimits(maximumEntries: 50, maximumBytes: 128 * 1024)
+    return store
+}
+
+// ProofOfConsent.md — Handing each change to your records
+func forwardConsentChanges(store: ConsentStore, send: @escaping @Sendable (Data) async -> Void) -> Task<Void, Never> {
+    Task {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        for await change in store.changes() {
+            guard let entry = change.historyEntry, let json = try? encoder.encode(entry) else { continue }
+            await send(json)
+        }
+    }
+}

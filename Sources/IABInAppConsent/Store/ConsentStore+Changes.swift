@@ -4,10 +4,14 @@ import Foundation
 public struct ConsentChange: Sendable, Hashable {
     /// The record now stored; `nil` when consent was cleared.
     public var record: ConsentRecord?
+    /// The change as the consent history keeps it (``ConsentStore/consentHistory()``): hand it to the publisher's
+    /// own records from ``ConsentStore/changes()``. `nil` only in changes an app creates itself.
+    public var historyEntry: ConsentHistoryEntry?
 
     /// Creates a change.
-    public init(record: ConsentRecord?) {
+    public init(record: ConsentRecord?, historyEntry: ConsentHistoryEntry? = nil) {
         self.record = record
+        self.historyEntry = historyEntry
     }
 }
 

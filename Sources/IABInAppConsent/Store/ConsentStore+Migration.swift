@@ -25,7 +25,7 @@ extension ConsentStore {
             }
         }
         do {
-            if let adopted { try apply(adopted.keys, record: adopted.record) }
+            if let adopted { try apply(adopted.keys, record: adopted.record, context: ConsentChangeContext(.migration), now: now) }
             try storage.write([ConsentStore.migrationCheckedKey: .int(1)], [])
         } catch {
             return nil

@@ -41,6 +41,19 @@ extension ConsentStore {
     /// - Returns: the summary of the stored consent.
     @discardableResult
     public func rejectAll(now: Date = Date()) throws(ProgrammaticConsentError) -> ConsentSummary {
+        try reject(now: now, cause: .rejectAll)
+    }
+
+    /// Withdraws every consent and objects to every legitimate interest: in the TCF exactly ``rejectAll(now:)``
+    /// (a withdrawal must be as easy as giving consent; this is the "withdraw" button of an app's privacy menu); the
+    /// consent history records it as a ``ConsentHistoryEntry/Cause/withdrawal``.
+    @discardableResult
+    public func withdrawConsent(now: Date = Date()) throws(ProgrammaticConsentError) -> ConsentSummary {
+        try reject(now: now, cause: .withdrawal)
+    }
+
+    /// ``rejectAll(now:)``, recorded in the history as `cause`.
+    private func reject(now: Date, cause: ConsentHistoryEntry.Cause) throws(ProgrammaticConsentError) -> ConsentSummary {
         guard let previous = record(), let raw = previous.tcString, let decoded = try? TCString(decoding: raw) else {
             throw .noStoredTCString
         }
@@ -73,18 +86,11 @@ extension ConsentStore {
             throw .commit(error)
         }
         do {
-            try apply(commit.keys, record: commit.record)
+            try apply(commit.keys, record: commit.record, context: ConsentChangeContext(cause), now: now)
         } catch {
             throw .storage(error)
         }
         return commit.summary
-    }
-
-    /// Withdraws every consent and objects to every legitimate interest: in the TCF exactly ``rejectAll(now:)``
-    /// (a withdrawal must be as easy as giving consent; this is the "withdraw" button of an app's privacy menu).
-    @discardableResult
-    public func withdrawConsent(now: Date = Date()) throws(ProgrammaticConsentError) -> ConsentSummary {
-        try rejectAll(now: now)
     }
 
     /// A US Privacy v1 string with the opt-out-of-sale field set to `Y` (unless it is `-`, not applicable).

@@ -2,12 +2,14 @@ import Foundation
 
 /// Reads and writes consent: the IAB in-app keys and the bridge's own ``ConsentRecord``.
 ///
-/// - A write (the package's `apply(_:record:)`, behind every save) replaces the whole stored state in one call: it
+/// - A write (the package's `apply(_:record:context:now:)`, behind every save) replaces the whole stored state in one call: it
 ///   validates everything first and touches storage only when all of it is valid; then it writes the new keys and
 ///   removes every stale key of the families this package owns (`IABTCF_*`, `IABGPP_*`, `IABUSPrivacy_String`), such
 ///   as an `IABTCF_PublisherRestrictions7` left by an older string. Keys of other families are never touched.
 /// - The record is stored as JSON text (a `String`) under `WebCMPBridge.record.v1` and its non-TCF data under
 ///   `WebCMPBridge.nonTCFData.v1`, so that ``record(includingNonTCFData:)`` can skip the page-defined data at launch.
+/// - The same write appends the change to the consent history under `WebCMPBridge.history.v1`
+///   (``consentHistory()``, bounded by ``historyLimits``): proof of consent, never apart from the consent it records.
 /// - Stores over one storage (the same ``KeyValueStorage/Identity``: one `UserDefaults` suite, one in-memory storage)
 ///   share a lock and a stream of changes (``changes()``); stores over different storages share neither.
 ///
@@ -16,6 +18,9 @@ import Foundation
 public struct ConsentStore: Sendable {
     /// Where the keys and the record are stored.
     public var storage: KeyValueStorage
+
+    /// How much consent history every write keeps (``consentHistory()``). Default: 20 entries, 64 KiB.
+    public var historyLimits = ConsentHistoryLimits()
 
     /// The key of the JSON-encoded ``ConsentRecord`` (a UTF-8 JSON string). The suffix is the format version.
     static let recordKey = "WebCMPBridge.record.v1"
@@ -28,7 +33,7 @@ public struct ConsentStore: Sendable {
     /// carried the date wrote beside it (removed on the next apply or clear).
     static let ownKeys = [recordKey, nonTCFDataKey, "WebCMPBridge.savedAt"]
 
-    /// The most bytes of keys, values and record that one ``apply(_:record:)`` writes (1 MiB).
+    /// The most bytes of keys, values and record that one ``apply(_:record:context:now:)`` writes (1 MiB).
     static let maximumTotalSize = 1 << 20
 
     /// The key prefixes of the IAB families the store owns (`IABUSPrivacy_String` is matched exactly).
@@ -55,15 +60,22 @@ public struct ConsentStore: Sendable {
     /// be encoded, or everything together exceeds ``maximumTotalSize``.
     /// It holds the lock of its storage (``KeyValueStorage/Identity``) while it reads the stale keys and writes, so
     /// that concurrent applies to one storage never mix; applies to other storages do not wait.
+    /// The same write appends the change's ``ConsentHistoryEntry`` (`context` says what made it, at `now`) to the
+    /// history (``consentHistory()``): a failed write records nothing, and nothing is written without its entry.
     /// After a successful write, ``changes()`` streams and ``didChangeNotification`` observers are told.
-    package func apply(_ keys: IABKeySet, record: ConsentRecord?) throws(ConsentStoreError) {
-        try transaction(reporting: ConsentChange(record: record)) { () throws(ConsentStoreError) in
-            try applyLocked(keys, record: record)
+    package func apply(
+        _ keys: IABKeySet, record: ConsentRecord?, context: ConsentChangeContext, now: Date = Date()
+    ) throws(ConsentStoreError) {
+        let entry = ConsentStore.historyEntry(keys: keys, record: record, context: context, now: now)
+        try transaction(reporting: ConsentChange(record: record, historyEntry: entry)) { () throws(ConsentStoreError) in
+            try applyLocked(keys, record: record, entry: entry)
         }
     }
 
-    /// The body of ``apply(_:record:)``, run under the storage's lock.
-    private func applyLocked(_ keys: IABKeySet, record: ConsentRecord?) throws(ConsentStoreError) {
+    /// The body of ``apply(_:record:context:now:)``, run under the storage's lock.
+    private func applyLocked(
+        _ keys: IABKeySet, record: ConsentRecord?, entry: ConsentHistoryEntry
+    ) throws(ConsentStoreError) {
         var set: [String: KeyValueStorage.Value] = [:]
         set.reserveCapacity(keys.count + 2)
         var size = 0
@@ -106,7 +118,15 @@ public struct ConsentStore: Sendable {
         for key in storedIABKeys() where set[key.rawValue] == nil {   // `set` holds the new keys by name
             remove.append(key.rawValue)
         }
+        set[ConsentStore.historyKey] = .string(try appendedHistory(entry))
         try storage.write(set, remove)
+    }
+
+    /// The stored history with `entry` appended (read under the storage's lock, by the write that stores it).
+    private func appendedHistory(_ entry: ConsentHistoryEntry) throws(ConsentStoreError) -> String {
+        var stored: String?
+        if case .string(let text)? = storage.load([ConsentStore.historyKey])[ConsentStore.historyKey] { stored = text }
+        return try ConsentStore.appendingHistory(entry, to: stored, limits: historyLimits)
     }
 
     /// The IAB keys currently stored (integers and strings of the owned families).
@@ -143,12 +163,22 @@ public struct ConsentStore: Sendable {
     }
 
     /// Removes everything the store wrote: every key of the owned IAB families and the record. Nothing else.
+    /// The consent history (``consentHistory()``) is kept and gets a ``ConsentHistoryEntry/Cause/cleared`` entry in
+    /// the same write: that consent was removed is part of the proof.
     ///
     /// Does not throw: the only possible failure is a `UserDefaults` suite that cannot be opened, and then nothing
-    /// can have been written to it either.
+    /// can have been written to it either (and nothing is reported or recorded).
     public func clearAll() {
-        transaction(reporting: ConsentChange(record: nil)) {
-            _ = try? storage.write([:], storedIABKeys().map(\.rawValue) + ConsentStore.ownKeys)
+        clearAll(context: ConsentChangeContext(.cleared))
+    }
+
+    /// ``clearAll()`` recorded with `context` at `now`.
+    package func clearAll(context: ConsentChangeContext, now: Date = Date()) {
+        let entry = ConsentStore.historyEntry(keys: IABKeySet(), record: nil, context: context, now: now)
+        try? transaction(reporting: ConsentChange(record: nil, historyEntry: entry)) { () throws(ConsentStoreError) in
+            let history = try appendedHistory(entry)
+            try storage.write(
+                [ConsentStore.historyKey: .string(history)], storedIABKeys().map(\.rawValue) + ConsentStore.ownKeys)
         }
     }
 

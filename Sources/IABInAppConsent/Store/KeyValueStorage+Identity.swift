@@ -19,7 +19,7 @@ extension KeyValueStorage {
         public let description: String
 
         /// Serialises ``ConsentStore``'s writes and multi-key reads of this storage, so that concurrent
-        /// ``ConsentStore/apply(_:record:)`` calls never leave a mix of two key sets (stale-key removal reads, then
+        /// ``ConsentStore/apply(_:record:context:now:)`` calls never leave a mix of two key sets (stale-key removal reads, then
         /// writes) and ``ConsentStore/record(includingNonTCFData:)`` never pairs one apply's record with another's
         /// non-TCF data. Stores of other storages never wait for it. Uncontended, it costs well under a microsecond.
         private let lock = NSLock()

@@ -29,6 +29,19 @@ extension TCString {
         return rejected
     }
 
+    /// Whether the user refused everything: no purpose consent or legitimate interest, no special feature opt-in, no
+    /// vendor consent or legitimate interest, and in the PublisherTC segment (when present) no publisher or custom
+    /// purpose consent or legitimate interest — what ``rejectingAll(at:)`` produces and what a CMP's "Reject all"
+    /// stores. (Which vendors were disclosed and the publisher restrictions do not matter.)
+    package var isRejectAll: Bool {
+        guard purposeConsents.isEmpty, purposeLegitimateInterests.isEmpty, specialFeatureOptIns.isEmpty,
+            vendorConsents.isEmpty, vendorLegitimateInterests.isEmpty
+        else { return false }
+        guard let publisherTC else { return true }
+        return publisherTC.purposeConsents.isEmpty && publisherTC.purposeLegitimateInterests.isEmpty
+            && publisherTC.customPurposeConsents.isEmpty && publisherTC.customPurposeLegitimateInterests.isEmpty
+    }
+
     /// Epoch deciseconds of the start of `date`'s UTC day.
     static func dayDeciseconds(_ date: Date) -> Int64 {
         let seconds = Int64(date.timeIntervalSince1970.rounded(.down))

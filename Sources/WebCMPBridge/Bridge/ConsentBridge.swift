@@ -87,6 +87,7 @@ public final class ConsentBridge {
     public func attach(to webView: any CMPWebView) {
         guard state == .idle, self.webView == nil else { return }
         self.webView = webView
+        ConsentRuns.shared.began(self)
         webView.eventHandler = { [weak self] event in self?.handle(.webView(event)) }
         webView.navigationPolicy = { [weak self] request in self?.decidePolicy(for: request) ?? .allow }
         var setupFailure: WebViewSetupError?
@@ -232,7 +233,12 @@ public final class ConsentBridge {
             return .refused(ConsentBridgeError(error))
         }
         do {
-            try store.apply(commit.keys, record: commit.record)
+            try store.apply(
+                commit.keys, record: commit.record,
+                context: ConsentChangeContext(
+                    request.rules.source == .fallbackPage ? .fallbackPage : .cmpPage,
+                    dialect: machine.dialect?.rawValue, pageURL: configuration.cmpURL.absoluteString),
+                now: scheduler.now())
         } catch {
             return .storageFailed(error)
         }
@@ -255,6 +261,7 @@ public final class ConsentBridge {
 
     private func detach() {
         detached = true
+        ConsentRuns.shared.ended(self)
         tasks.cancelAll()
         for (_, timer) in timers { timer.work?.cancel() }
         timers.removeAll()

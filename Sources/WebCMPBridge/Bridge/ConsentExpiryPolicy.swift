@@ -16,6 +16,20 @@ public struct ConsentExpiryPolicy: Sendable, Hashable {
     /// vendor list eventually apply. Default `true`. Ask ``ConsentBridge/needsConsentUI(store:expiry:now:migration:)``
     /// at launch and when the network becomes reachable again.
     public var retriesHostedPage = true
+    /// How long after the user refused everything the kit does not ask again (seconds); `nil`, the default, asks
+    /// whenever another rule says so. Within it, ``ConsentBridge/needsConsentUI(store:expiry:now:migration:)`` does not
+    /// report ``ConsentRenewalReason/expired``, ``ConsentRenewalReason/tooOld``,
+    /// ``ConsentRenewalReason/configurationChanged`` or ``ConsentRenewalReason/hostedPageNotShown`` for a refusal
+    /// (it still reports ``ConsentRenewalReason/noConsent`` and ``ConsentRenewalReason/policyVersionChanged``: a
+    /// string the TCF no longer accepts is renewed). The period counts from ``IABInAppConsent/ConsentRecord/savedAt``.
+    ///
+    /// A refusal is read from the stored consent alone: a record the app's own reject-all or withdrawal wrote
+    /// (``IABInAppConsent/ConsentSource/programmatic``), or a TC string without any purpose consent or legitimate
+    /// interest, special feature opt-in, vendor consent or legitimate interest, or publisher purpose consent or
+    /// legitimate interest. Consent without a TC string (GPP or US Privacy only) is never a refusal: a US opt-out is
+    /// not a refused consent request. See <doc:ReaskingAfterRefusal> for the EU Digital Omnibus proposal (six months)
+    /// and the TCF's rules.
+    public var quietPeriodAfterRejection: TimeInterval?
 
     /// Creates a policy.
     public init(maximumAge: TimeInterval = 390 * 86_400, currentConfigVersion: String? = nil, minimumPolicyVersion: Int? = 4) {
@@ -27,6 +41,32 @@ public struct ConsentExpiryPolicy: Sendable, Hashable {
     /// Why `record` needs renewal at `now`, or `nil` when it is still good. Reads only the record: no web view, no
     /// full TC string decode (the policy version is read from its fixed position).
     func renewalReason(for record: ConsentRecord?, now: Date) -> ConsentRenewalReason? {
+        let reason = reasonIgnoringRefusal(for: record, now: now)
+        guard let reason, let record, let quietPeriod = quietPeriodAfterRejection,
+            Self.quietPeriodDefers(reason), now.timeIntervalSince(record.savedAt) < quietPeriod,
+            Self.isRefusal(record)
+        else { return reason }
+        return nil
+    }
+
+    /// Whether the quiet period after a refusal holds back `reason`.
+    static func quietPeriodDefers(_ reason: ConsentRenewalReason) -> Bool {
+        switch reason {
+        case .expired, .tooOld, .configurationChanged, .hostedPageNotShown: return true
+        case .noConsent, .policyVersionChanged: return false
+        }
+    }
+
+    /// Whether `record` is a refusal of everything (see ``quietPeriodAfterRejection``). Decodes the TC string: only
+    /// called when a quiet period is set and another rule would ask.
+    static func isRefusal(_ record: ConsentRecord) -> Bool {
+        guard let tcString = record.tcString else { return false }
+        if record.source == .programmatic { return true }
+        return (try? TCString(decoding: tcString))?.isRejectAll ?? false
+    }
+
+    /// ``renewalReason(for:now:)`` without the quiet period after a refusal.
+    private func reasonIgnoringRefusal(for record: ConsentRecord?, now: Date) -> ConsentRenewalReason? {
         // A page that said GDPR does not apply (no TC string, `gdprApplies` false) is an answer in force too.
         guard let record, record.tcString != nil || record.gppString != nil || record.gdprApplies == false else {
             return .noConsent
