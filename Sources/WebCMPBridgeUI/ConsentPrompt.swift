@@ -93,11 +93,10 @@ final class ConsentPromptModel: ObservableObject, ConsentBridgeDelegate {
 
     private func perform(_ actions: [ConsentPresentationLifecycle.Action]) {
         for action in actions {
+            if let bridge, bridge.perform(action) { continue }
             switch action {
-            case .beginPresentation: bridge?.beginPresentation()
-            case .endPresentation: bridge?.endPresentation()
-            case .coverPresentation: bridge?.coverPresentation()
-            case .uncoverPresentation: bridge?.uncoverPresentation()
+            case .beginPresentation, .endPresentation, .coverPresentation, .uncoverPresentation:
+                break   // the bridge's part (performed above; no bridge: nothing to tell)
             case .confirmGate: PresentationGate.shared.confirm(token)
             case .releaseGate:
                 PresentationGate.shared.end(token)

@@ -237,12 +237,10 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
 
     /// Tells the lifecycle what happened and does what it answers.
     private func report(_ fact: ConsentPresentationLifecycle.Fact) {
-        for action in lifecycle.handle(fact) {
+        for action in lifecycle.handle(fact) where !bridge.perform(action) {
             switch action {
-            case .beginPresentation: bridge.beginPresentation()
-            case .endPresentation: bridge.endPresentation()
-            case .coverPresentation: bridge.coverPresentation()
-            case .uncoverPresentation: bridge.uncoverPresentation()
+            case .beginPresentation, .endPresentation, .coverPresentation, .uncoverPresentation:
+                break   // the bridge's part, performed above
             case .confirmGate: PresentationGate.shared.confirm(gateToken)
             case .releaseGate:
                 PresentationGate.shared.end(gateToken)

@@ -167,9 +167,7 @@ public final class WKCMPWebView: NSObject, CMPWebView, ScriptMessageReceiver {
     /// Mac Catalyst the URL is `UIApplication.openSettingsURLString` ("the URL string you use to deep link to your
     /// app's custom settings in the Settings app"); on macOS there is no such page and nothing opens.
     public func openAppSettings() {
-        #if canImport(UIKit)
-        if let url = URL(string: UIApplication.openSettingsURLString) { openExternally(url) }
-        #endif
+        if let url = AppSettingsPage.url { openExternally(url) }
     }
 
     /// Removes every handler and user script this adapter added, stops forwarding events, and gives the web view its

@@ -155,9 +155,7 @@ public final class WebPageCMPWebView: CMPWebView, ScriptMessageReceiver {
     /// ``openExternally``, the opener of links: `UIApplication.openSettingsURLString` on iOS and visionOS; on macOS
     /// there is no such page. Without an opener (none set, not shown by `ConsentWebPageView`) nothing opens.
     public func openAppSettings() {
-        #if canImport(UIKit)
-        if let url = URL(string: UIApplication.openSettingsURLString) { openExternally?(url) }
-        #endif
+        if let url = AppSettingsPage.url { openExternally?(url) }
     }
 
     /// Removes every handler and user script this adapter added and stops forwarding events.

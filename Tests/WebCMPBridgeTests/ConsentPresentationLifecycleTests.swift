@@ -191,12 +191,8 @@ import Testing
         }
 
         func report(_ fact: ConsentPresentationLifecycle.Fact) {
-            for action in lifecycle.handle(fact) {
+            for action in lifecycle.handle(fact) where !bridge.perform(action) {
                 switch action {
-                case .beginPresentation: bridge.beginPresentation()
-                case .endPresentation: bridge.endPresentation()
-                case .coverPresentation: bridge.coverPresentation()
-                case .uncoverPresentation: bridge.uncoverPresentation()
                 case .release: bridge.invalidate()
                 default: others.append(action)
                 }

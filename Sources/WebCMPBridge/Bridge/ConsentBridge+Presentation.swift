@@ -28,4 +28,18 @@ extension ConsentBridge {
     public func uncoverPresentation() {
         handle(.presentationUncovered)
     }
+
+    /// Carries out the bridge's part of an action of ``ConsentPresentationLifecycle`` (begin, end, cover, uncover the
+    /// presentation) and returns `true`; returns `false` for the UI's own actions (the gate, dismissal, release, the
+    /// outcome), which the UI performs. The one mapping the UIKit and SwiftUI glue and the tests use.
+    package func perform(_ action: ConsentPresentationLifecycle.Action) -> Bool {
+        switch action {
+        case .beginPresentation: beginPresentation()
+        case .endPresentation: endPresentation()
+        case .coverPresentation: coverPresentation()
+        case .uncoverPresentation: uncoverPresentation()
+        case .confirmGate, .releaseGate, .dismiss, .release, .deliverOutcome: return false
+        }
+        return true
+    }
 }
