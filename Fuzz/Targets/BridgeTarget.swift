@@ -341,10 +341,16 @@ private struct MachineHarness {
             return 2
         case 6:
             let timer = BridgeMachine.Timer.allCases[variant % BridgeMachine.Timer.allCases.count]
-            // The runner fires only scheduled timers that are not paused; the machine must also shrug off a stray one.
-            if (scheduled.contains(timer) && !paused.contains(timer)) || variant >= 12 {
-                scheduled.remove(timer)
-                feed(.timerFired(timer), .timer(timer))
+            // The runner fires only armed timers that are not paused (a paused one has no work to fire); the machine
+            // must also shrug off a stray fire of a timer it has not armed (a replaced timer's late one).
+            if scheduled.contains(timer) {
+                if !paused.contains(timer) {
+                    scheduled.remove(timer)
+                    feed(.timerFired(timer), .timer(timer))
+                }
+            } else if variant >= 12 {
+                let effects = machine.handle(.timerFired(timer))
+                fuzzCheck(effects.isEmpty, "a stray fire of \(timer) had effects: \(effects)")
             }
         case 7:
             presented = true
@@ -502,7 +508,12 @@ private struct MachineHarness {
             report(event, context)
         case .schedule(let timer, let seconds):
             fuzzCheck(seconds == setup.seconds[timer], "\(timer) scheduled for \(seconds) s")
-            fuzzCheck(isLive, "\(timer) scheduled after the UI finished")
+            // After the UI only App Tracking Transparency's settling may arm a timer, in answer to its early denial.
+            if case .trackingAnswer = context, timer == .trackingSettle {
+                fuzzCheck(!detached, "\(timer) scheduled after detach")
+            } else {
+                fuzzCheck(isLive, "\(timer) scheduled after the UI finished")
+            }
             scheduled.insert(timer)
             paused.remove(timer)
         case .cancel(let timer):
