@@ -18,8 +18,9 @@ import Foundation
 /// script content pages show their own banner. Both degrade the same way as a page whose script failed to run.
 ///
 /// The one case this cannot cover is a missing *resource bundle*: SwiftPM's (and Xcode's) generated `Bundle.module`
-/// accessor stops the process with `fatalError` when the whole `WebCMPBridge_WebCMPBridge` bundle is absent. That
-/// bundle also carries the privacy manifest, so an app without it is misbuilt anyway.
+/// accessor stops the process with `fatalError` when the whole `WebCMPBridge_WebCMPBridge` bundle is absent: an app
+/// without it is misbuilt (the scripts are the bundle's only contents; the privacy manifest is in
+/// `IABInAppConsent`'s bundle, beside the store that uses `UserDefaults`).
 enum ScriptResource: String, CaseIterable, Sendable {
     case tcfForwarder = "tcf-forwarder"
     case consentSharing = "consent-sharing"

@@ -64,12 +64,6 @@ extension BridgeMachine {
         load(url, &out)
     }
 
-    /// In the foreground again: reloads a page whose web content process terminated in the background.
-    mutating func reloadAfterTerminationInBackground(_ out: inout Effects) {
-        guard !inBackground else { return }
-        reloadAfterTermination(&out)
-    }
-
     /// What the web view does with a navigation of the CMP page (``NavigationPolicy``): the page stays unless the user
     /// follows a link away from it, which opens outside the consent UI.
     ///

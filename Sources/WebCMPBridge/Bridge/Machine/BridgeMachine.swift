@@ -276,7 +276,7 @@ struct BridgeMachine: Sendable {
             changePauses(&out) { $0.inBackground = true }
         case .willEnterForeground, .didBecomeActive:
             changePauses(&out) { $0.inBackground = false }
-            reloadAfterTerminationInBackground(&out)
+            reloadAfterTermination(&out)   // a page whose process terminated in the background
             if event == .didBecomeActive { readTrackingStatusAgain(&out) }
         }
     }
