@@ -22,7 +22,7 @@ import WebCMPBridge
 ///
 /// ```swift
 /// let webView = FakeWebView()
-/// let bridge = ConsentBridge(configuration: configuration, store: .inMemory(), scheduler: clock.scheduler)
+/// let bridge = ConsentBridge(configuration: configuration, store: .inMemory(), scheduler: clock)
 /// bridge.attach(to: webView)
 /// bridge.start()
 /// webView.post("jsHandler", json: #"{"type":"CMP-loaded"}"#, origin: "https://cmp.example.com")
@@ -32,13 +32,13 @@ public final class FakeWebView: CMPWebView {
     /// One ``load(_:id:)`` call.
     public struct Load: Sendable, Hashable {
         /// The load's identity (`nil` for a navigation the page started itself).
-        public var id: WebViewLoadID?
+        package var id: WebViewLoadID?
         /// The URL loaded.
         public var url: URL
     }
 
-    public var eventHandler: (@MainActor (WebViewEvent) -> Void)?
-    public var navigationPolicy: (@MainActor (NavigationRequest) -> NavigationDecision)?
+    package var eventHandler: (@MainActor (WebViewEvent) -> Void)?
+    package var navigationPolicy: (@MainActor (NavigationRequest) -> NavigationDecision)?
 
     /// Every ``load(_:id:)`` call, in order.
     public private(set) var loads: [Load] = []
@@ -52,7 +52,7 @@ public final class FakeWebView: CMPWebView {
     public private(set) var handlers: Set<String> = []
     /// How many times ``removeAllUserScripts()`` was called.
     public private(set) var removedAllUserScripts = 0
-    /// The URLs the navigation policy sent out of the view (``NavigationDecision/openExternally(_:)``).
+    /// The URLs the navigation policy sent out of the view (a decision to open them externally).
     public private(set) var openedExternally: [URL] = []
     /// How many times the bridge asked to open the app's Settings (``CMPWebView/openAppSettings()``).
     public private(set) var openedAppSettings = 0
@@ -70,7 +70,7 @@ public final class FakeWebView: CMPWebView {
 
     // MARK: CMPWebView
 
-    public func load(_ url: URL, id: WebViewLoadID) {
+    package func load(_ url: URL, id: WebViewLoadID) {
         startNavigation(Load(id: id, url: url))
         loads.append(Load(id: id, url: url))
     }
@@ -130,7 +130,7 @@ public final class FakeWebView: CMPWebView {
     /// The pending navigation fails (network, TLS …); the failure names the URL that failed.
     public func failLoading(
         description: String = "The Internet connection appears to be offline.",
-        domain: String = WebViewLoadFailure.urlErrorDomain, code: Int = -1009
+        domain: String = "NSURLErrorDomain", code: Int = -1009
     ) {
         deliverPendingEvents()
         let failed = provisional
@@ -177,8 +177,12 @@ public final class FakeWebView: CMPWebView {
     /// The page navigates its main frame (a link, `location.href = …`): the navigation policy decides; an allowed
     /// navigation becomes pending (its events carry no load identity), a refused one fails with `WebKitErrorDomain`
     /// 102, and one sent out is recorded in ``openedExternally``.
-    @discardableResult
-    public func followLink(to target: URL) -> NavigationDecision {
+    public func followLink(to target: URL) {
+        _ = followLinkDecision(to: target)
+    }
+
+    /// ``followLink(to:)``, returning the navigation policy's decision (for the package's tests).
+    package func followLinkDecision(to target: URL) -> NavigationDecision {
         deliverPendingEvents()
         let decision = navigationPolicy?(NavigationRequest(url: target, isMainFrame: true)) ?? .allow
         switch decision {
@@ -197,8 +201,12 @@ public final class FakeWebView: CMPWebView {
 
     /// The page opens a new window (`window.open`, a `target=_blank` link): the navigation policy decides, as
     /// `WKCMPWebView` asks it from `webView(_:createWebViewWith:for:windowFeatures:)`. Nothing loads in this view.
-    @discardableResult
-    public func openNewWindow(_ target: URL?) -> NavigationDecision {
+    public func openNewWindow(_ target: URL?) {
+        _ = openNewWindowDecision(target)
+    }
+
+    /// ``openNewWindow(_:)``, returning the navigation policy's decision (for the package's tests).
+    package func openNewWindowDecision(_ target: URL?) -> NavigationDecision {
         deliverPendingEvents()
         let decision = navigationPolicy?(NavigationRequest(url: target, isMainFrame: false, opensNewWindow: true))
             ?? .cancel

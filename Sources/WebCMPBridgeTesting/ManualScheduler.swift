@@ -6,7 +6,7 @@ import WebCMPBridge
 ///
 /// ```swift
 /// let clock = ManualScheduler()
-/// let bridge = ConsentBridge(configuration: configuration, store: .inMemory(), scheduler: clock.scheduler)
+/// let bridge = ConsentBridge(configuration: configuration, store: .inMemory(), scheduler: clock)
 /// clock.advance(by: 30)   // the ready timeout fires
 /// ```
 @MainActor
@@ -24,7 +24,7 @@ public final class ManualScheduler {
     public var pendingCount: Int { pending.count }
 
     /// The scheduler to give the bridge or the prewarmer.
-    public var scheduler: BridgeScheduler {
+    package var scheduler: BridgeScheduler {
         BridgeScheduler(
             now: { [self] in MainActor.assumeIsolated { self.now } },
             schedule: { [self] delay, action in

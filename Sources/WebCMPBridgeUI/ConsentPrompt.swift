@@ -36,7 +36,7 @@ extension View {
 final class ConsentPromptModel: ObservableObject, ConsentBridgeDelegate {
     @Published private(set) var bridge: ConsentBridge?
     /// The pre-warmed bridge taken for this presentation, with what it reported until its controller took over.
-    @Published private(set) var prewarmed: ConsentPrewarmer<WKCMPWebView>.Prewarmed?
+    @Published private(set) var prewarmed: PrewarmedConsent?
     @Published var allowsDismissal = false
     @Published private(set) var requests = ConsentPromptRequests()
     private var lifecycle = ConsentPresentationLifecycle(closesItself: false)

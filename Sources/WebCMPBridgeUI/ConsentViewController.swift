@@ -73,10 +73,10 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
     /// already loading or loaded off-screen, so presenting shows it without a new load. The events reported before
     /// the presentation are delivered to ``onEvent`` first.
     public convenience init(
-        prewarmed: ConsentPrewarmer<WKCMPWebView>.Prewarmed, presentation: ConsentPresentation = .sheet(.twoThirds)
+        prewarmed: PrewarmedConsent, presentation: ConsentPresentation = .sheet(.twoThirds)
     ) {
         self.init(bridge: prewarmed.bridge, adapter: prewarmed.webView, presentation: presentation)
-        eventsBeforePresentation = prewarmed.eventsBeforePresentation + eventsBeforePresentation
+        eventsBeforePresentation = prewarmed.handover.eventsBeforePresentation + eventsBeforePresentation
     }
 
     private init(bridge: ConsentBridge, adapter: WKCMPWebView, presentation: ConsentPresentation) {

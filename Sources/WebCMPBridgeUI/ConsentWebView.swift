@@ -6,7 +6,7 @@ import WebCMPBridge
 @MainActor
 public struct ConsentWebView: UIViewControllerRepresentable {
     private let bridge: ConsentBridge
-    private var prewarmed: ConsentPrewarmer<WKCMPWebView>.Prewarmed?
+    private var prewarmed: PrewarmedConsent?
     private let onEvent: (ConsentBridgeEvent) -> Void
     private let onFinish: (ConsentOutcome) -> Void
     /// Called when the person taps Close under an error (the host closes its sheet); `nil`: nothing.
@@ -24,7 +24,7 @@ public struct ConsentWebView: UIViewControllerRepresentable {
 
     /// Creates the view around a pre-warmed bridge and web view (``ConsentPrewarming/take()``): no new load.
     public init(
-        prewarmed: ConsentPrewarmer<WKCMPWebView>.Prewarmed, onEvent: @escaping (ConsentBridgeEvent) -> Void = { _ in },
+        prewarmed: PrewarmedConsent, onEvent: @escaping (ConsentBridgeEvent) -> Void = { _ in },
         onFinish: @escaping (ConsentOutcome) -> Void = { _ in }
     ) {
         self.init(bridge: prewarmed.bridge, onEvent: onEvent, onFinish: onFinish)

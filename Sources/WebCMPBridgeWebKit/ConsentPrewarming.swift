@@ -6,7 +6,7 @@ import WebCMPBridge
 import UIKit
 #endif
 
-/// The app's one ``ConsentPrewarmer`` for `WKWebView`: call ``prewarm(configuration:store:trackingAuthorizer:)`` at
+/// The app's one prewarmer for `WKWebView` (over the core's `ConsentPrewarmer`): call ``prewarm(configuration:store:trackingAuthorizer:)`` at
 /// launch; `ConsentViewController` and `.consentPrompt` (WebCMPBridgeUI) take the pre-warmed bridge when they
 /// present the same request (``take(matching:store:trackingAuthorizer:)``). The core decides when to pre-warm, what
 /// matches, which window the view waits in (`PrewarmPlacement`), when to try again and when to release (also a taken
@@ -83,14 +83,15 @@ public final class ConsentPrewarming {
     public func take(
         matching configuration: BridgeConfiguration, store: ConsentStore,
         trackingAuthorizer: TrackingAuthorizer = .unavailable
-    ) -> ConsentPrewarmer<WKCMPWebView>.Prewarmed? {
+    ) -> PrewarmedConsent? {
         prewarmer.take(matching: configuration, store: store, trackingAuthorizer: trackingAuthorizer)
+            .map(PrewarmedConsent.init)
     }
 
     /// Hands over the pre-warmed bridge and web view, whatever they were made for. Prefer
     /// ``take(matching:store:trackingAuthorizer:)``.
-    public func take() -> ConsentPrewarmer<WKCMPWebView>.Prewarmed? {
-        prewarmer.take()
+    public func take() -> PrewarmedConsent? {
+        prewarmer.take().map(PrewarmedConsent.init)
     }
 
     /// Puts `webView`, hidden, into the window `PrewarmPlacement` chooses among the app's scenes: WebKit then treats

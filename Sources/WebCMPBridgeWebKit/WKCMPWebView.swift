@@ -47,8 +47,8 @@ import AppKit
 public final class WKCMPWebView: NSObject, CMPWebView, ScriptMessageReceiver {
     /// The web view.
     public let webView: WKWebView
-    public var eventHandler: (@MainActor (WebViewEvent) -> Void)?
-    public var navigationPolicy: (@MainActor (NavigationRequest) -> NavigationDecision)?
+    package var eventHandler: (@MainActor (WebViewEvent) -> Void)?
+    package var navigationPolicy: (@MainActor (NavigationRequest) -> NavigationDecision)?
     /// Opens a URL the core sent out of the consent UI (``NavigationDecision/openExternally(_:)``). Default:
     /// ``openFromWindow(_:of:)`` with this adapter's web view (the system opens it from the web view's window scene, as
     /// `UIApplication.open` does; safe in an app extension). An app may set ``openInSystemBrowser(_:)`` or its own
@@ -112,7 +112,7 @@ public final class WKCMPWebView: NSObject, CMPWebView, ScriptMessageReceiver {
         return copy
     }
 
-    public func load(_ url: URL, id: WebViewLoadID) {
+    package func load(_ url: URL, id: WebViewLoadID) {
         guard let navigation = webView.load(URLRequest(url: url)) else { return }
         navigations.append((navigation, id, url))
         if navigations.count > 8 { navigations.removeFirst() }

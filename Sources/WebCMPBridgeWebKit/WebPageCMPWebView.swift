@@ -34,8 +34,8 @@ import WebCMPBridge
 public final class WebPageCMPWebView: CMPWebView, ScriptMessageReceiver {
     /// The page: show it with SwiftUI's `WebView(_:)`.
     public let page: WebPage
-    public var eventHandler: (@MainActor (WebViewEvent) -> Void)?
-    public var navigationPolicy: (@MainActor (NavigationRequest) -> NavigationDecision)?
+    package var eventHandler: (@MainActor (WebViewEvent) -> Void)?
+    package var navigationPolicy: (@MainActor (NavigationRequest) -> NavigationDecision)?
     /// Opens a URL the core sent out of the consent UI (``NavigationDecision/openExternally(_:)``). `nil` (the
     /// default): nothing opens and the page stays. `WebPage` has no window to open it from: set it to SwiftUI's
     /// `openURL` action (``ConsentWebPageView`` does), or to your own opener.
@@ -100,7 +100,7 @@ public final class WebPageCMPWebView: CMPWebView, ScriptMessageReceiver {
         return copy
     }
 
-    public func load(_ url: URL, id: WebViewLoadID) {
+    package func load(_ url: URL, id: WebViewLoadID) {
         provisionalLoad = id
         let events = page.load(URLRequest(url: url))
         Task { [weak self] in

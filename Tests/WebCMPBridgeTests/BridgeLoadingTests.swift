@@ -68,7 +68,7 @@ import Testing
         let harness = BridgeHarness()
         harness.webView.post("jsHandler", .object(["type": .string("CMP-loaded")]))
         // A link to another origin: the policy sends it out, WebKit reports the interrupted navigation (102).
-        let decision = harness.webView.followLink(to: URL(string: "https://vendor.example.org/privacy")!)
+        let decision = harness.webView.followLinkDecision(to: URL(string: "https://vendor.example.org/privacy")!)
         #expect(decision == .openExternally(URL(string: "https://vendor.example.org/privacy")!))
         #expect(harness.webView.openedExternally.count == 1)
         // The app stopped the current load: cancelled (-999) without a replacement.

@@ -8,25 +8,6 @@ import WebCMPBridge
 import WebCMPBridgeTesting
 
 enum DocumentationSamples {
-    // README.md — Quick start
-    static func readmeQuickStart() {
-        @MainActor
-        func showConsentIfNeeded(in webView: any CMPWebView) async -> ConsentOutcome? {
-            let store = ConsentStore.userDefaults()
-            let configuration = BridgeConfiguration(
-                cmpURL: URL(string: "https://www.example.com/consent/app.html")!,
-                dialect: .gravito,          // or nil: detect from the first message
-                language: "de",
-                cmpSDKID: 300,              // your CMP's SDK id, written to IABTCF_CmpSdkID
-                tracking: .afterConsent()   // optional: ask for ATT after marketing consent
-            )
-            // At launch: this check creates no web view.
-            guard ConsentBridge.needsConsentUI(store: store, expiry: configuration.expiry) != nil else { return nil }
-            let bridge = ConsentBridge(configuration: configuration, store: store)
-            return await bridge.run(in: webView)    // on iOS: WKCMPWebView, or WebCMPBridgeUI's ConsentViewController
-        }
-    }
-
     // GettingStarted.md — Decide at launch
     static func gettingStartedLaunch() {
         let store = ConsentStore.userDefaults()
@@ -114,23 +95,6 @@ enum DocumentationSamples {
         }
     }
 
-    // OfflineAndFastFirstLaunch.md — Pre-warm the consent UI
-    @MainActor
-    func prewarmAtLaunch<WebView: CMPWebView>(
-        _ prewarmer: ConsentPrewarmer<WebView>, configuration: BridgeConfiguration, makeWebView: () -> WebView
-    ) {
-        // Loads only when consent is needed; a second call keeps the view already pre-warmed.
-        prewarmer.prewarm(configuration: configuration, store: .userDefaults(), makeWebView: makeWebView)
-    }
-
-    @MainActor
-    func present<WebView: CMPWebView>(from prewarmer: ConsentPrewarmer<WebView>) async -> ConsentOutcome? {
-        guard let prewarmed = prewarmer.take() else { return nil }   // nothing pre-warmed: create a bridge as usual
-        prewarmed.bridge.beginPresentation()
-        // Show prewarmed.webView; the page is loaded (or loading): no new load.
-        return await prewarmed.bridge.run(in: prewarmed.webView)
-    }
-
     // TestingYourConsentFlow.md — the test doubles
     @MainActor
     static func testingYourConsentFlow() throws -> IABKeySet {
@@ -141,7 +105,7 @@ enum DocumentationSamples {
             let store = ConsentStore.inMemory()
             var configuration = BridgeConfiguration(cmpURL: URL(string: "https://cmp.example.com/app.html")!, dialect: .gravito)
             configuration.fallback = try FallbackPage(files: ["index.html": FallbackPage.File(contents: Data("…".utf8))])
-            let bridge = ConsentBridge(configuration: configuration, store: store, scheduler: clock.scheduler)
+            let bridge = ConsentBridge(configuration: configuration, store: store, scheduler: clock)
             bridge.attach(to: webView)
             bridge.start()
 
@@ -166,7 +130,7 @@ enum DocumentationSamples {
             let clock = ManualScheduler()
             let configuration = BridgeConfiguration(
                 cmpURL: URL(string: "https://cmp.example.com/app.html")!, dialect: .gravito, readyTimeout: 30)
-            let bridge = ConsentBridge(configuration: configuration, store: .inMemory(), scheduler: clock.scheduler)
+            let bridge = ConsentBridge(configuration: configuration, store: .inMemory(), scheduler: clock)
             bridge.attach(to: webView)
             bridge.start()
 
@@ -292,7 +256,8 @@ func consentProof(store: ConsentStore) -> Data {
 // ProofOfConsent.md — Bounded
 func storeKeepingMoreHistory() -> ConsentStore {
     var store = ConsentStore.userDefaults()
-    store.historyLimits = ConsentHistoryLimits(maximumEntries: 50, maximumBytes: 128 * 1024)
+    store.historyMaximumEntries = 50
+    store.historyMaximumBytes = 128 * 1024
     return store
 }
 

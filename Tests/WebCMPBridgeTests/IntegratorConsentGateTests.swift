@@ -12,7 +12,7 @@ import WebCMPBridgeTesting
         let webView = FakeWebView()
         let bridge = ConsentBridge(
             configuration: BridgeConfiguration(cmpURL: IntegratorStrings.cmpURL, dialect: .gravito), store: store,
-            scheduler: clock.scheduler)
+            scheduler: clock)
         bridge.attach(to: webView)
         bridge.start()
         return (bridge, webView)
@@ -31,7 +31,7 @@ import WebCMPBridgeTesting
         let store = ConsentStore.inMemory()
         var started: ConsentGateOutcome?
         let app = Task { @MainActor in
-            started = await ConsentGate(store: store).wait(timeout: 60, scheduler: clock.scheduler)
+            started = await ConsentGate(store: store).wait(timeout: 60, scheduler: clock)
         }
         let (bridge, webView) = openConsentUI(store: store, clock: clock)
         webView.post("jsHandler", json: #"{"type":"save","tcstring":"\#(IntegratorStrings.acceptAll)"}"#,
@@ -47,9 +47,9 @@ import WebCMPBridgeTesting
     @Test func anAppThatKnowsConsentIsNotRequiredStartsAtOnceAndAGateWithoutConsentTimesOut() async {
         let clock = ManualScheduler()
         let store = ConsentStore.inMemory()
-        #expect(await ConsentGate(store: store, consentRequired: false).wait(timeout: 5, scheduler: clock.scheduler)
+        #expect(await ConsentGate(store: store, consentRequired: false).wait(timeout: 5, scheduler: clock)
             == .notRequired)
-        let waiting = Task { @MainActor in await ConsentGate(store: store).wait(timeout: 5, scheduler: clock.scheduler) }
+        let waiting = Task { @MainActor in await ConsentGate(store: store).wait(timeout: 5, scheduler: clock) }
         for _ in 0..<30 { await Task.yield() }
         clock.advance(by: 5)
         #expect(await waiting.value == .timedOut)
@@ -72,7 +72,7 @@ import WebCMPBridgeTesting
 
     @Test func everyChangeIsKeptAsProofAndHandedToTheApp() async throws {
         var store = ConsentStore.inMemory()
-        store.historyLimits = ConsentHistoryLimits(maximumEntries: 2)
+        store.historyMaximumEntries = 2
         let changes = store.changes()
         let clock = ManualScheduler()
         acceptAllOnThePage(store: store, clock: clock)

@@ -19,7 +19,7 @@ import WebCMPBridgeTesting
         let webView = FakeWebView()
         let bridge = ConsentBridge(
             configuration: BridgeConfiguration(cmpURL: IntegratorStrings.cmpURL, dialect: .gravito), store: store,
-            scheduler: ManualScheduler().scheduler)
+            scheduler: ManualScheduler())
         bridge.attach(to: webView)
         bridge.start()
         webView.post("jsHandler", json: #"{"type":"save","tcstring":"\#(tcString)"\#(extra)}"#,
@@ -43,8 +43,9 @@ import WebCMPBridgeTesting
         #expect(record.strings.gppApplicableSections == [7])
         #expect(record.usPrivacy == "1YYN" && record.gppString == IntegratorStrings.usnatOptedOut)
         #expect(record.savedAt == ManualScheduler().now)
-        #expect(store.storage.identity == ConsentStore.userDefaults(suiteName: suite.name).storage.identity)
-        #expect(store.storage.identity.description.contains(suite.name))
+        #expect(store.changeNotificationObject === ConsentStore.userDefaults(suiteName: suite.name).changeNotificationObject)
+        #expect(store.changeNotificationObject !== ConsentStore.inMemory().changeNotificationObject)
+        #expect(store.changeNotificationObject.description.contains(suite.name))
 
         // "Forget me" in the app's settings.
         store.clearAll()
@@ -74,7 +75,7 @@ import WebCMPBridgeTesting
         var changes = store.changes().makeAsyncIterator()
         var notified: [ConsentChange] = []
         let observer = NotificationCenter.default.addObserver(
-            forName: ConsentStore.didChangeNotification, object: store.storage.identity, queue: nil
+            forName: ConsentStore.didChangeNotification, object: store.changeNotificationObject, queue: nil
         ) { notification in
             if let change = notification.userInfo?[ConsentStore.changeUserInfoKey] as? ConsentChange {
                 MainActor.assumeIsolated { notified.append(change) }
@@ -96,7 +97,7 @@ import WebCMPBridgeTesting
         let expiry = ConsentExpiryPolicy()
         #expect(ConsentBridge.needsConsentUI(store: store, migration: .disabled) == .noConsent)
         let now = Date(timeIntervalSince1970: 1_772_500_000)
-        let migration = ConsentMigration(sources: [.iabKeys])
+        let migration = ConsentMigration()
         #expect(ConsentBridge.needsConsentUI(store: store, expiry: expiry, now: now, migration: migration) == nil)
         let adopted = try #require(store.record())
         #expect(adopted.source == .migrated && adopted.tcString == IntegratorStrings.analyticsOnly)
@@ -142,9 +143,8 @@ import WebCMPBridgeTesting
     @Test func sharingConsentWithContentWebViews() throws {
         let store = ConsentStore.inMemory()
         save(IntegratorStrings.analyticsOnly, in: store)
-        let didomi = SharingPreset.didomi
-        #expect(!didomi.name.isEmpty && !didomi.entries.isEmpty && !didomi.source.isEmpty)
-        #expect(SharingPreset.oneTrust.entries.map(\.name) == ["eupubconsent-v2"])
+        #expect([SharingEntry].didomi.map(\.name) == ["euconsent-v2"])
+        #expect([SharingEntry].oneTrust.map(\.name) == ["eupubconsent-v2"])
         let own = SharingEntry(name: "app_tc", value: .tcString, storage: [.cookie, .localStorage], httpOnly: true)
         #expect(own.cookieMaxAge == SharingEntry.defaultCookieMaxAge && own.httpOnly)
         #expect(SharingEntry.Value.allCases.contains(.gppSectionIDs) && SharingEntry.Storage.allCases.count == 2)
@@ -154,10 +154,9 @@ import WebCMPBridgeTesting
         #expect(sharing.contentOrigins == ["https://www.example.com", "https://news.example.com"])
         #expect(sharing.allows(origin: "https://news.example.com") && !sharing.allows(origin: "https://evil.example"))
         #expect(sharing.entries == [own])
-        let preset = SharingConfiguration(contentOrigins: [], presets: [.euconsentV2])
-        #expect(preset.entries == SharingPreset.euconsentV2.entries)
-        let custom = SharingPreset(name: "mine", entries: [own], source: "our own page")
-        #expect(custom.entries == [own])
+        let preset = SharingConfiguration(contentOrigins: [], presets: [.euconsentV2, [own]])
+        #expect(preset.entries == [SharingEntry].euconsentV2 + [own])
+        #expect(SharingConfiguration(contentOrigins: []).entries == .euconsentV2)
 
         let record = store.record()
         let cookies = ConsentSharing.cookies(record: record, configuration: sharing)

@@ -12,10 +12,7 @@ import WebCMPBridge
             languageQueryItemName: "locale", additionalQueryItems: [URLQueryItem(name: "user", value: "42")],
             cmpSDKID: 300, cmpSDKVersion: 2, gdprApplies: nil,
             expiry: ConsentExpiryPolicy(maximumAge: 180 * 86_400, currentConfigVersion: "7", minimumPolicyVersion: 5),
-            tracking: .afterConsent(marketingPurposes: [3, 4]),
-            limits: JSONLimits(
-                maximumBytes: 64 * 1024, maximumDepth: 16, maximumStringBytes: 16 * 1024, maximumElements: 1_000),
-            interactiveDismissal: .always)
+            tracking: .afterConsent(marketingPurposes: [3, 4]), interactiveDismissal: .always)
         #expect(configuration.resolvedURL.absoluteString
             == "https://cmp.example.com/app.html?platform=ios&locale=nl&user=42")
         #expect(configuration.allowedOrigins == ["https://cmp.example.com"])
@@ -29,17 +26,13 @@ import WebCMPBridge
         #expect(configuration.expiry.minimumPolicyVersion == 5 && configuration.expiry.retriesHostedPage)
         #expect(configuration.tracking == .afterConsent(marketingPurposes: [3, 4]))
         #expect(configuration.tracking != .afterConsent())
-        #expect(configuration.limits != .default)
-        #expect(configuration.limits.maximumBytes == 64 * 1024 && configuration.limits.maximumDepth == 16)
-        #expect(configuration.limits.maximumStringBytes == 16 * 1024 && configuration.limits.maximumElements == 1_000)
         #expect(configuration.interactiveDismissal == .always)
         #expect(InteractiveDismissal.allCases == [.afterChoice, .always, .never])
         configuration.finishDelay = 1
         configuration.externalLinks = .block
         configuration.settingsAttemptTimeout = 5
-        configuration.migration = ConsentMigration(sources: [.iabKeys])
-        #expect(configuration.migration.isEnabled && configuration.migration.sources == [.iabKeys])
-        #expect(ConsentMigration.default.sources == ConsentMigration.Source.allCases)
+        configuration.migration = ConsentMigration(isEnabled: false)
+        #expect(configuration.migration == .disabled && ConsentMigration() == .default)
         #expect(!ConsentMigration.disabled.isEnabled)
         #expect(configuration.finishDelay == 1 && configuration.externalLinks == .block)
         #expect(configuration.settingsAttemptTimeout == 5)

@@ -142,13 +142,13 @@ import Testing
         let harness = BridgeHarness()
         harness.webView.post("jsHandler", .object(["type": .string("CMP-loaded")]))
         let vendor = URL(string: "https://vendor.example.org/privacy")!
-        #expect(harness.webView.openNewWindow(vendor) == .openExternally(vendor))
-        #expect(harness.webView.openNewWindow(URL(string: "javascript:alert(1)")!) == .cancel)
-        #expect(harness.webView.openNewWindow(nil) == .cancel)
+        #expect(harness.webView.openNewWindowDecision(vendor) == .openExternally(vendor))
+        #expect(harness.webView.openNewWindowDecision(URL(string: "javascript:alert(1)")!) == .cancel)
+        #expect(harness.webView.openNewWindowDecision(nil) == .cancel)
         #expect(harness.webView.openedExternally == [vendor])
         #expect(harness.webView.loadedURLs.count == 1)   // nothing loads in the consent view
         #expect(harness.bridge.state == .ready)
         let blocked = BridgeHarness { $0.externalLinks = .block }
-        #expect(blocked.webView.openNewWindow(vendor) == .cancel)
+        #expect(blocked.webView.openNewWindowDecision(vendor) == .cancel)
     }
 }

@@ -34,3 +34,20 @@ struct QuickStartRootView: View {
         return ConsentBridge(configuration: configuration, store: .userDefaults())
     }
 }
+
+// The README's quick start with the app's own web view and the core's bridge (no UI module).
+@MainActor
+func showConsentIfNeeded(in webView: WKCMPWebView) async -> ConsentOutcome? {
+    let store = ConsentStore.userDefaults()
+    let configuration = BridgeConfiguration(
+        cmpURL: URL(string: "https://www.example.com/consent/app.html")!,
+        dialect: .gravito,          // or nil: detect from the first message
+        language: "de",
+        cmpSDKID: 300,              // your CMP's SDK id, written to IABTCF_CmpSdkID
+        tracking: .afterConsent()   // optional: ask for ATT after marketing consent
+    )
+    // At launch: this check creates no web view.
+    guard ConsentBridge.needsConsentUI(store: store, expiry: configuration.expiry) != nil else { return nil }
+    let bridge = ConsentBridge(configuration: configuration, store: store)
+    return await bridge.run(in: webView)    // WKCMPWebView(webView:) wraps your WKWebView and keeps its delegates
+}

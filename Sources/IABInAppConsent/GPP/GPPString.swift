@@ -13,14 +13,14 @@ public struct GPPString: Sendable, Hashable {
     /// The section ids in header order.
     public var sectionIDs: [Int]
     /// The encoded sections, in the same order as ``sectionIDs``.
-    public var sections: [Section]
+    package var sections: [Section]
 
     /// One encoded section.
-    public struct Section: Sendable, Hashable {
+    package struct Section: Sendable, Hashable {
         /// The section id (2 = TCF EU v2, 6 = US Privacy, 7 = US National …).
-        public var id: Int
+        package var id: Int
         /// The section's string, as it appeared.
-        public var string: String
+        package var string: String
     }
 
     /// The longest GPP string accepted.

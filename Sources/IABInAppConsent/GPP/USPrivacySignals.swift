@@ -14,22 +14,22 @@
 /// (<https://github.com/InteractiveAdvertisingBureau/Global-Privacy-Platform/tree/main/Sections>).
 public struct USPrivacySignals: Sendable, Hashable {
     /// The signals of one US section.
-    public struct Section: Sendable, Hashable {
+    package struct Section: Sendable, Hashable {
         /// The GPP section id (7 = usnat, 8 = usca, …).
-        public var id: Int
+        package var id: Int
         /// The client-side API prefix ("usnat", "usca", …).
-        public var apiName: String
+        package var apiName: String
         /// `SaleOptOut`: 0 not applicable, 1 opted out, 2 did not opt out.
-        public var saleOptOut: Int?
+        package var saleOptOut: Int?
         /// `SharingOptOut` (usnat, usca only): 0 not applicable, 1 opted out, 2 did not opt out.
-        public var sharingOptOut: Int?
+        package var sharingOptOut: Int?
         /// `TargetedAdvertisingOptOut` (not in usca): 0 not applicable, 1 opted out, 2 did not opt out.
-        public var targetedAdvertisingOptOut: Int?
+        package var targetedAdvertisingOptOut: Int?
         /// `Gpc` of the GPC sub-section; `nil` when the sub-section is absent (or the section defines none).
-        public var gpc: Bool?
+        package var gpc: Bool?
 
         /// Creates the signals of one section.
-        public init(
+        package init(
             id: Int, apiName: String, saleOptOut: Int? = nil, sharingOptOut: Int? = nil,
             targetedAdvertisingOptOut: Int? = nil, gpc: Bool? = nil
         ) {
@@ -43,10 +43,10 @@ public struct USPrivacySignals: Sendable, Hashable {
     }
 
     /// The applicable US sections present in the string, in header order.
-    public var sections: [Section]
+    package var sections: [Section]
 
     /// Creates the value from sections.
-    public init(sections: [Section]) { self.sections = sections }
+    package init(sections: [Section]) { self.sections = sections }
 
     /// Reads the US sections of a GPP string.
     ///

@@ -18,12 +18,6 @@ public struct IABKeySet: Sendable, Hashable, Sequence {
         var value: IABValue
     }
 
-    /// Iterates the entries as `(key, value)` pairs.
-    public struct Iterator: IteratorProtocol {
-        fileprivate var base: IndexingIterator<[Entry]>
-
-        public mutating func next() -> Element? { base.next().map { ($0.key, $0.value) } }
-    }
 
     /// Creates a key set.
     public init(_ values: [IABKey: IABValue] = [:]) {
@@ -76,7 +70,9 @@ public struct IABKeySet: Sendable, Hashable, Sequence {
     }
 
     /// Visits each key and its value once, in the order they were added.
-    public func makeIterator() -> Iterator { Iterator(base: entries.makeIterator()) }
+    public func makeIterator() -> some IteratorProtocol<(key: IABKey, value: IABValue)> {
+        entries.lazy.map { ($0.key, $0.value) }.makeIterator()
+    }
 
     public var underestimatedCount: Int { entries.count }
 

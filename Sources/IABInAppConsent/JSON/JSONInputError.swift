@@ -1,4 +1,4 @@
-/// Why JSON text or a Foundation object graph was refused by ``JSONValue``'s parser: over one of the ``JSONLimits``,
+/// Why JSON text or a Foundation object graph was refused by ``JSONValue``'s parser: over one of the `JSONLimits`,
 /// not valid JSON, or a value with no JSON form. The bridge reports these as `InboundMessageError` cases of the same
 /// names; the store treats them as unreadable data.
 package enum JSONInputError: Error, Sendable, Hashable {

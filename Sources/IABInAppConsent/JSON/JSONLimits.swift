@@ -2,18 +2,18 @@
 ///
 /// A hostile page can post a body of any size and shape; these limits turn "too big" and "too deep" into a typed
 /// `JSONInputError` instead of memory pressure or a stack overflow.
-public struct JSONLimits: Sendable, Hashable {
+package struct JSONLimits: Sendable, Hashable {
     /// The largest accepted body, in UTF-8 bytes of its JSON text. Default 256 KiB.
-    public var maximumBytes: Int
+    package var maximumBytes: Int
     /// The deepest accepted nesting of arrays and objects. Default 32.
-    public var maximumDepth: Int
+    package var maximumDepth: Int
     /// The longest accepted string (keys included), in UTF-8 bytes. Default 64 KiB.
-    public var maximumStringBytes: Int
+    package var maximumStringBytes: Int
     /// The most elements or members accepted in one array or object. Default 10,000.
-    public var maximumElements: Int
+    package var maximumElements: Int
 
     /// Creates limits.
-    public init(
+    package init(
         maximumBytes: Int = 256 * 1024,
         maximumDepth: Int = 32,
         maximumStringBytes: Int = 64 * 1024,
@@ -26,5 +26,5 @@ public struct JSONLimits: Sendable, Hashable {
     }
 
     /// The defaults used by the bridge.
-    public static let `default` = JSONLimits()
+    package static let `default` = JSONLimits()
 }

@@ -107,7 +107,7 @@ private func isBoolean(_ number: NSNumber) -> Bool {
     #endif
 }
 
-/// A small RFC 8259 parser over UTF-8 bytes that enforces ``JSONLimits`` while it reads.
+/// A small RFC 8259 parser over UTF-8 bytes that enforces `JSONLimits` while it reads.
 ///
 /// It reads hostile input, so every access is a bounds-checked `Array` subscript: a mistake in the index arithmetic
 /// traps instead of reading past the buffer. The `UnsafeBufferPointer` version this replaced was about 10% faster on

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The continuations of one storage's ``ConsentStore/changes()`` streams (``KeyValueStorage/Identity/listeners``).
+/// The continuations of one storage's ``ConsentStore/changes()`` streams (`KeyValueStorage.Identity.listeners`).
 /// `@unchecked Sendable`: every access holds `lock`.
 final class ConsentChangeListeners: @unchecked Sendable {
     private let lock = NSLock()
@@ -27,7 +27,7 @@ final class ConsentChangeListeners: @unchecked Sendable {
         for continuation in current { continuation.yield(change) }
     }
 
-    /// Ends every stream: nothing can write to the storage any more (its last ``KeyValueStorage`` value is gone).
+    /// Ends every stream: nothing can write to the storage any more (its last `KeyValueStorage` value is gone).
     deinit {
         for continuation in continuations.values { continuation.finish() }
     }

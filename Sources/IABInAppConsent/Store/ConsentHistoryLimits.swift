@@ -1,14 +1,14 @@
-/// How much consent history a ``ConsentStore`` keeps (``ConsentStore/historyLimits``): the newest entries that fit
+/// How much consent history a ``ConsentStore`` keeps (`ConsentStore.historyMaximumEntries` and `historyMaximumBytes`): the newest entries that fit
 /// both bounds. The newest entry is always kept, whatever its size: a change is never stored without its entry.
-public struct ConsentHistoryLimits: Sendable, Hashable {
+package struct ConsentHistoryLimits: Sendable, Hashable {
     /// The most entries kept (at least 1; smaller values count as 1). Default 20.
-    public var maximumEntries: Int
+    package var maximumEntries: Int
     /// The most bytes of JSON the entries take together. Default 64 KiB (a TC string with a long vendor list takes a
     /// few KiB).
-    public var maximumBytes: Int
+    package var maximumBytes: Int
 
     /// Creates limits.
-    public init(maximumEntries: Int = 20, maximumBytes: Int = 64 * 1024) {
+    package init(maximumEntries: Int = 20, maximumBytes: Int = 64 * 1024) {
         self.maximumEntries = maximumEntries
         self.maximumBytes = maximumBytes
     }

@@ -9,8 +9,8 @@ import Foundation
 /// date is the TC string's `LastUpdated`, so the expiry policy applies to when the user really chose. A string that
 /// is invalid is not adopted (the user is asked).
 public struct ConsentMigration: Sendable, Hashable {
-    /// Where a previous SDK kept consent.
-    public enum Source: String, Sendable, Hashable, CaseIterable {
+    /// Where a previous SDK kept consent (both are tried, IAB keys first).
+    package enum Source: String, Sendable, Hashable, CaseIterable {
         /// The IAB in-app keys every TCF CMP SDK writes (Sourcepoint, OneTrust, Didomi, Usercentrics …):
         /// `IABTCF_TCString` (with `IABTCF_AddtlConsent`, `IABTCF_gdprApplies`, `IABGPP_HDR_GppString`,
         /// `IABUSPrivacy_String` when present).
@@ -23,10 +23,16 @@ public struct ConsentMigration: Sendable, Hashable {
     /// Whether migration runs at all.
     public var isEnabled: Bool
     /// The sources tried, in order; the first valid one is adopted.
-    public var sources: [Source]
+    package var sources: [Source]
 
-    /// Creates a migration policy.
-    public init(isEnabled: Bool = true, sources: [Source] = Source.allCases) {
+    /// Creates a migration policy: from the IAB in-app keys every TCF CMP SDK writes (Sourcepoint, OneTrust, Didomi,
+    /// Usercentrics …), then from Gravito's sample in-app integration (`tcstring`, `nontcfdata`, `acstring`).
+    public init(isEnabled: Bool = true) {
+        self.init(isEnabled: isEnabled, sources: Source.allCases)
+    }
+
+    /// Creates a migration policy trying only `sources`, in order (the package's tests).
+    package init(isEnabled: Bool, sources: [Source]) {
         self.isEnabled = isEnabled
         self.sources = sources
     }

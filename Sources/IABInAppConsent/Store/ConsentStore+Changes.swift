@@ -18,17 +18,22 @@ public struct ConsentChange: Sendable, Hashable {
 extension ConsentStore {
     /// Posted on `NotificationCenter.default` after every successful write and every ``clearAll()`` of any store in
     /// the process (a bridge's save, a programmatic reject-all, a migration, a reset), on the thread that wrote. The
-    /// notification's `object` is the ``KeyValueStorage/Identity`` of the store's storage (observe with
-    /// `object: store.storage.identity` to hear about one storage only); `userInfo[ConsentStore.changeUserInfoKey]`
+    /// notification's `object` is the store's ``changeNotificationObject`` (observe with
+    /// `object: store.changeNotificationObject` to hear about one storage only); `userInfo[ConsentStore.changeUserInfoKey]`
     /// is the ``ConsentChange``.
     public static let didChangeNotification = Notification.Name("WebCMPBridge.ConsentStore.didChange")
+
+    /// The `object` of this store's ``didChangeNotification``s: one object per storage — the same for every store of
+    /// one `UserDefaults` suite in the process (``userDefaults(suiteName:)``), its own for every in-memory storage
+    /// (``inMemory()``). Compare it by reference (`===`); its `description` names the storage for logs.
+    public var changeNotificationObject: any AnyObject & Sendable & CustomStringConvertible { storage.identity }
 
     /// The `userInfo` key of ``didChangeNotification`` whose value is the ``ConsentChange``.
     public static let changeUserInfoKey = "change"
 
     /// Every change of this store's storage from now on, for as long as the stream is iterated: the listener that
     /// outlives a bridge (initialise ad SDKs from it). It reports the writes of every store over the same storage
-    /// (``KeyValueStorage/Identity``: for `UserDefaults`, every store of the same suite in the process), and none of
+    /// (`KeyValueStorage.Identity`: for `UserDefaults`, every store of the same suite in the process), and none of
     /// other storages, in the order they were written (the last change is what is stored). Changes are reported after
     /// they are written; a failed write reports nothing. The stream keeps the newest 64 changes not yet taken, and
     /// ends when the storage can no longer be written (the last value of an in-memory storage is released).

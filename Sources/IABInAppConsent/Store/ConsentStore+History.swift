@@ -4,7 +4,7 @@ extension ConsentStore {
     /// The key of the consent history (JSON text: an array of ``ConsentHistoryEntry``, oldest first).
     static let historyKey = "WebCMPBridge.history.v1"
 
-    /// The consent changes kept on the device, oldest first: the newest ones within ``historyLimits``. Empty when
+    /// The consent changes kept on the device, oldest first: the newest ones within `historyLimits`. Empty when
     /// nothing was ever stored (or the stored history cannot be read).
     ///
     /// Every entry was written in the same storage write as the keys and the record it describes.

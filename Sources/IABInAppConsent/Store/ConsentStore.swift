@@ -9,18 +9,33 @@ import Foundation
 /// - The record is stored as JSON text (a `String`) under `WebCMPBridge.record.v1` and its non-TCF data under
 ///   `WebCMPBridge.nonTCFData.v1`, so that ``record(includingNonTCFData:)`` can skip the page-defined data at launch.
 /// - The same write appends the change to the consent history under `WebCMPBridge.history.v1`
-///   (``consentHistory()``, bounded by ``historyLimits``): proof of consent, never apart from the consent it records.
-/// - Stores over one storage (the same ``KeyValueStorage/Identity``: one `UserDefaults` suite, one in-memory storage)
+///   (``consentHistory()``, bounded by `historyLimits`): proof of consent, never apart from the consent it records.
+/// - Stores over one storage (the same ``changeNotificationObject``: one `UserDefaults` suite, one in-memory storage)
 ///   share a lock and a stream of changes (``changes()``); stores over different storages share neither.
 ///
 /// Spec: TCF CMP API v2.2 "In-App Details" and GPP CMP API v1.1 "In-App Details" (where the keys live; a publisher
 /// removing a CMP must clear "all `IABTCF_*` / `IABGPP_*` vestigial values", which ``clearAll()`` does).
 public struct ConsentStore: Sendable {
     /// Where the keys and the record are stored.
-    public var storage: KeyValueStorage
+    package var storage: KeyValueStorage
 
-    /// How much consent history every write keeps (``consentHistory()``). Default: 20 entries, 64 KiB.
-    public var historyLimits = ConsentHistoryLimits()
+    /// How much consent history every write keeps (``consentHistory()``): ``historyMaximumEntries`` and
+    /// ``historyMaximumBytes``.
+    package var historyLimits = ConsentHistoryLimits()
+
+    /// The most consent history entries every write keeps (``consentHistory()``; at least 1, smaller values count as
+    /// 1). Default 20. The newest entry is always kept, whatever its size: a change is never stored without its entry.
+    public var historyMaximumEntries: Int {
+        get { historyLimits.maximumEntries }
+        set { historyLimits.maximumEntries = newValue }
+    }
+
+    /// The most bytes of JSON the kept history entries take together. Default 64 KiB (a TC string with a long vendor
+    /// list takes a few KiB).
+    public var historyMaximumBytes: Int {
+        get { historyLimits.maximumBytes }
+        set { historyLimits.maximumBytes = newValue }
+    }
 
     /// The key of the JSON-encoded ``ConsentRecord`` (a UTF-8 JSON string). The suffix is the format version.
     static let recordKey = "WebCMPBridge.record.v1"
@@ -58,7 +73,7 @@ public struct ConsentStore: Sendable {
     ///
     /// Fails without touching storage when a key is foreign, a value has the wrong type or content, the record cannot
     /// be encoded, or everything together exceeds ``maximumTotalSize``.
-    /// It holds the lock of its storage (``KeyValueStorage/Identity``) while it reads the stale keys and writes, so
+    /// It holds the lock of its storage (`KeyValueStorage.Identity`) while it reads the stale keys and writes, so
     /// that concurrent applies to one storage never mix; applies to other storages do not wait.
     /// The same write appends the change's ``ConsentHistoryEntry`` (`context` says what made it, at `now`) to the
     /// history (``consentHistory()``): a failed write records nothing, and nothing is written without its entry.

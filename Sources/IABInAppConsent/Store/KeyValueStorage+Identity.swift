@@ -1,7 +1,7 @@
 import Foundation
 
 extension KeyValueStorage {
-    /// Which storage a ``KeyValueStorage`` value writes to. Every ``ConsentStore`` over storages of one identity
+    /// Which storage a `KeyValueStorage` value writes to. Every ``ConsentStore`` over storages of one identity
     /// shares one lock and one stream of changes; stores over different identities share nothing.
     ///
     /// - A `UserDefaults` storage (``ConsentStore/userDefaults(suiteName:)``) has the same identity for the same suite
@@ -13,10 +13,10 @@ extension KeyValueStorage {
     ///
     /// Pass it as the `object` of a ``ConsentStore/didChangeNotification`` observer to hear about one storage only.
     /// Identities compare by reference.
-    public final class Identity: Hashable, CustomStringConvertible, Sendable {
+    package final class Identity: Hashable, CustomStringConvertible, Sendable {
         /// What the storage is, for logs: `UserDefaults.standard`, `UserDefaults suite "name"`, `in-memory storage`
         /// or `custom storage`.
-        public let description: String
+        package let description: String
 
         /// Serialises ``ConsentStore``'s writes and multi-key reads of this storage, so that concurrent
         /// ``ConsentStore/apply(_:record:context:now:)`` calls never leave a mix of two key sets (stale-key removal reads, then
@@ -45,12 +45,12 @@ extension KeyValueStorage {
         }
 
         /// Whether `lhs` and `rhs` are the same identity (the same object).
-        public static func == (lhs: Identity, rhs: Identity) -> Bool {
+        package static func == (lhs: Identity, rhs: Identity) -> Bool {
             lhs === rhs
         }
 
         /// Hashes the object's address.
-        public func hash(into hasher: inout Hasher) {
+        package func hash(into hasher: inout Hasher) {
             hasher.combine(ObjectIdentifier(self))
         }
     }

@@ -29,7 +29,7 @@ extension KeyValueStorage {
     }
 }
 
-/// The dictionary behind ``KeyValueStorage/inMemory(_:)``. `@unchecked Sendable`: every access holds `lock`.
+/// The dictionary behind `KeyValueStorage.inMemory(_:)`. `@unchecked Sendable`: every access holds `lock`.
 private final class InMemoryBox: @unchecked Sendable {
     private let lock = NSLock()
     private var values: [String: KeyValueStorage.Value]

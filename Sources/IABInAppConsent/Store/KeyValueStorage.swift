@@ -11,7 +11,7 @@ import Foundation
 /// `UserDefaults` has no transactions, so ad SDKs that read the keys while a write is under way can see some new keys
 /// beside old ones for that moment; they are told to re-read on `UserDefaults.didChangeNotification` (CMP API v2.2,
 /// "In-App Details"), which arrives after the write.
-public struct KeyValueStorage: Sendable {
+package struct KeyValueStorage: Sendable {
     /// A stored value: the property-list types the store uses.
     package enum Value: Sendable, Hashable {
         /// An integer (`NSNumber`).
@@ -30,7 +30,7 @@ public struct KeyValueStorage: Sendable {
     package var write: @Sendable (_ set: [String: Value], _ remove: [String]) throws(ConsentStoreError) -> Void
     /// Which storage this is: stores over one identity share a lock and a stream of changes. Copies keep it, also
     /// when their closures are replaced.
-    public let identity: Identity
+    package let identity: Identity
 
     /// Creates a storage client from its operations, with a new ``identity`` (a storage of its own: create it once
     /// and share the value when several stores use the same data).

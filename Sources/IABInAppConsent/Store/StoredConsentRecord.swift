@@ -50,7 +50,7 @@ struct StoredConsentRecord: Codable, Sendable {
     }
 
     /// Limits for reading back our own non-TCF data: far above what the bridge accepts from a page
-    /// (``JSONLimits/default``), so that anything it stored reads back.
+    /// (`JSONLimits.default`), so that anything it stored reads back.
     static let nonTCFDataLimits = JSONLimits(
         maximumBytes: 16 * 1024 * 1024, maximumDepth: 256, maximumStringBytes: 16 * 1024 * 1024,
         maximumElements: 1_000_000)

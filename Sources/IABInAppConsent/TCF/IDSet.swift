@@ -237,8 +237,9 @@ extension IDSet {
 }
 
 extension IDSet: Sequence {
-    /// Iterates the ids in ascending order.
-    public struct Iterator: IteratorProtocol {
+    /// Iterates the ids in ascending order, a word of 64 ids at a time. Apps see it as
+    /// `some IteratorProtocol<Int>` (``makeIterator()``).
+    package struct WordIterator: IteratorProtocol {
         private let words: [UInt64]
         private var index = 0
         private var current: UInt64
@@ -248,7 +249,7 @@ extension IDSet: Sequence {
             current = words.first ?? 0
         }
 
-        public mutating func next() -> Int? {
+        package mutating func next() -> Int? {
             while current == 0 {
                 index += 1
                 guard index < words.count else { return nil }
@@ -260,7 +261,8 @@ extension IDSet: Sequence {
         }
     }
 
-    public func makeIterator() -> Iterator { Iterator(words: words) }
+    /// Visits the ids in ascending order.
+    public func makeIterator() -> some IteratorProtocol<Int> { WordIterator(words: words) }
 
     public var underestimatedCount: Int { count }
 }

@@ -47,13 +47,13 @@ public struct TCString: Sendable, Hashable {
     /// Vendor Legitimate Interest Section.
     public var vendorLegitimateInterests: IDSet
     /// Publisher Restrictions Section, in string order.
-    public var publisherRestrictions: [PublisherRestriction]
+    package var publisherRestrictions: [PublisherRestriction]
     /// DisclosedVendors segment (type 1); `nil` when absent. Mandatory from TCF 2.3 on.
     public var disclosedVendors: IDSet?
     /// AllowedVendors segment (type 2, deprecated out-of-band signalling); `nil` when absent.
     public var allowedVendors: IDSet?
     /// PublisherTC segment (type 3); `nil` when absent.
-    public var publisherTC: PublisherTC?
+    package var publisherTC: PublisherTC?
 
     /// Creates a model. Defaults describe an empty, valid TCF 2.2 string.
     package init(
@@ -114,13 +114,13 @@ public struct TCString: Sendable, Hashable {
 /// One entry of the Publisher Restrictions Section: a purpose, a restriction type and the vendors it applies to.
 ///
 /// Spec: TC string format v2, "Publisher Restrictions Section".
-public struct PublisherRestriction: Sendable, Hashable {
+package struct PublisherRestriction: Sendable, Hashable {
     /// `PurposeId` (6 bits).
-    public var purposeID: Int
+    package var purposeID: Int
     /// `RestrictionType` (2 bits).
-    public var restrictionType: RestrictionType
+    package var restrictionType: RestrictionType
     /// The vendors the restriction applies to (range entries; ids need not exist in the vendor list).
-    public var vendors: IDSet
+    package var vendors: IDSet
 
     /// Creates a restriction entry.
     package init(purposeID: Int, restrictionType: RestrictionType, vendors: IDSet) {
@@ -131,7 +131,7 @@ public struct PublisherRestriction: Sendable, Hashable {
 }
 
 /// `RestrictionType` of a publisher restriction.
-public enum RestrictionType: Int, Sendable, Hashable, CaseIterable {
+package enum RestrictionType: Int, Sendable, Hashable, CaseIterable {
     /// 0: "Purpose Flatly Not Allowed by Publisher".
     case notAllowed = 0
     /// 1: "Require Consent".
@@ -145,17 +145,17 @@ public enum RestrictionType: Int, Sendable, Hashable, CaseIterable {
 /// The PublisherTC segment (type 3): the publisher's own purposes and custom purposes.
 ///
 /// Spec: TC string format v2, "Publisher Purposes Transparency and Consent".
-public struct PublisherTC: Sendable, Hashable {
+package struct PublisherTC: Sendable, Hashable {
     /// `PubPurposesConsent` (24 bits).
-    public var purposeConsents: IDSet
+    package var purposeConsents: IDSet
     /// `PubPurposesLITransparency` (24 bits).
-    public var purposeLegitimateInterests: IDSet
+    package var purposeLegitimateInterests: IDSet
     /// `NumCustomPurposes` (6 bits): how many custom purposes the publisher declared (0–63).
-    public var numberOfCustomPurposes: Int
+    package var numberOfCustomPurposes: Int
     /// `CustomPurposesConsent` (ids 1...numberOfCustomPurposes).
-    public var customPurposeConsents: IDSet
+    package var customPurposeConsents: IDSet
     /// `CustomPurposesLITransparency` (ids 1...numberOfCustomPurposes).
-    public var customPurposeLegitimateInterests: IDSet
+    package var customPurposeLegitimateInterests: IDSet
 
     /// Creates a PublisherTC segment.
     init(

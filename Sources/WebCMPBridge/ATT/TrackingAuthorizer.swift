@@ -10,10 +10,10 @@ public struct TrackingAuthorizer: Sendable {
     /// Returns once the app is active (at once when it already is). Apple shows the tracking prompt only to an active
     /// app (a request made while the app is inactive returns `.notDetermined` without a prompt), so the bridge waits
     /// for this before it asks. (The *next* activation after a request — when iOS 17.4 and later answer `.denied`
-    /// before the alert was answered — comes from the web view's ``AppLifecycleEvent``s, not from this client.)
+    /// before the alert was answered — comes from the web view's `AppLifecycleEvent`s, not from this client.)
     public var waitUntilActive: @MainActor @Sendable () async -> Void
     /// Who made this client: copies share it, so that a pre-warmed bridge is handed only to a request with the same
-    /// client (``ConsentPrewarmer/take(matching:store:trackingAuthorizer:)``). Closures cannot be compared.
+    /// client (`ConsentPrewarmer.take(matching:store:trackingAuthorizer:)`). Closures cannot be compared.
     let identity = Identity()
 
     /// The identity of a ``TrackingAuthorizer``.

@@ -6,9 +6,9 @@ import Foundation
 /// Set ``BridgeConfiguration/appContext`` to send it (nothing is sent by default); every field is optional and a
 /// field left `nil` is sent nowhere, so the app chooses what the page learns. The page gets it twice, both before any
 /// of its scripts runs:
-/// - as **query items** of the CMP URL (and of the fallback page's), see ``queryItems`` and ``QueryItem``;
+/// - as **query items** of the CMP URL (and of the fallback page's), see <doc:TheAppContextInTheCMPPage>;
 /// - as **`window.webcmpAppContext`**, a frozen object defined by a document-start user script in the main frame
-///   (not writable, not configurable; nested objects frozen too), with the keys of ``javaScriptValue``.
+///   (not writable, not configurable; nested objects frozen too), with the same fields.
 ///
 /// Every value is written by the JSON encoder (`JavaScriptLiteral`) or as a query item value (percent-encoded by
 /// `URLComponents`); nothing the page sends back about it is read. The context is the one of the bridge's creation
@@ -79,7 +79,7 @@ public struct AppContext: Sendable, Hashable {
     }
 
     /// The query item names (``queryItems``), all under the prefix `app-`.
-    public enum QueryItem: String, Sendable, Hashable, CaseIterable {
+    package enum QueryItem: String, Sendable, Hashable, CaseIterable {
         /// ``AppContext/platform``.
         case platform = "app-platform"
         /// ``AppContext/osVersion``.
@@ -150,14 +150,14 @@ public struct AppContext: Sendable, Hashable {
     }
 
     /// The query items of the fields that are set (``QueryItem`` names, in that order).
-    public var queryItems: [URLQueryItem] {
+    package var queryItems: [URLQueryItem] {
         fields.map { URLQueryItem(name: $0.0.rawValue, value: $0.1) }
     }
 
     /// `window.webcmpAppContext`: `{version, platform, osVersion, language, trackingStatus,
     /// trackingStatusBeforeLastRequest, colorScheme, dynamicTypeSize, reduceMotion}`, the fields that are set
     /// (strings, `reduceMotion` a boolean) and `version` (``AppContext/version``).
-    public var javaScriptValue: JSONValue {
+    package var javaScriptValue: JSONValue {
         var object: [String: JSONValue] = ["version": .number(Double(Self.version))]
         if let platform { object["platform"] = .string(platform.rawValue) }
         if let osVersion { object["osVersion"] = .string(osVersion) }
@@ -174,7 +174,7 @@ public struct AppContext: Sendable, Hashable {
 
     /// The document-start user script (main frame only) that defines `window.webcmpAppContext` (resource
     /// `app-context.js`, the value through `JavaScriptLiteral`).
-    public var userScript: UserScript {
+    package var userScript: UserScript {
         UserScript(
             source: ScriptResource.appContext.source(config: javaScriptValue), injectionTime: .documentStart,
             forMainFrameOnly: true)

@@ -22,7 +22,7 @@ public struct BridgeConfiguration: Sendable {
     /// How long a dialect without a close message (generic TCF, Onesecondbefore) stays open after the user's choice
     /// was saved, in seconds, so that the GPP update a CMP sends just after its TCF event is stored too. Default 0.5.
     public var finishDelay: TimeInterval = 0.5
-    /// What happens to links that would take the CMP page away (see ``ConsentBridge/decidePolicy(for:)``). Default
+    /// What happens to links that would take the CMP page away (see `ConsentBridge.decidePolicy(for:)`). Default
     /// ``ExternalLinkPolicy/openExternally``.
     public var externalLinks: ExternalLinkPolicy = .openExternally
     /// Whether a timeout clears stored consent. Off by default: stored consent stays untouched.
@@ -47,8 +47,8 @@ public struct BridgeConfiguration: Sendable {
     public var expiry: ConsentExpiryPolicy
     /// App Tracking Transparency chaining. Disabled by default: the kit never prompts on its own.
     public var tracking: TrackingPolicy
-    /// Caps on message bodies.
-    public var limits: JSONLimits
+    /// Caps on message bodies (`JSONLimits.default`; the package's tests and tools may set others).
+    package var limits: JSONLimits = .default
     /// Whether the user may dismiss the consent UI without acting in the CMP. Default ``InteractiveDismissal/afterChoice``.
     public var interactiveDismissal: InteractiveDismissal
     /// Whether the page is shown to ask for consent or, for "Privacy settings", to change it. Default
@@ -92,7 +92,6 @@ public struct BridgeConfiguration: Sendable {
         gdprApplies: Bool? = true,
         expiry: ConsentExpiryPolicy = ConsentExpiryPolicy(),
         tracking: TrackingPolicy = .disabled,
-        limits: JSONLimits = .default,
         interactiveDismissal: InteractiveDismissal = .afterChoice
     ) {
         self.cmpURL = cmpURL
@@ -108,7 +107,6 @@ public struct BridgeConfiguration: Sendable {
         self.gdprApplies = gdprApplies
         self.expiry = expiry
         self.tracking = tracking
-        self.limits = limits
         self.interactiveDismissal = interactiveDismissal
     }
 

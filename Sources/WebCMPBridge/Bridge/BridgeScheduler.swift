@@ -2,7 +2,7 @@ import Foundation
 
 /// Time for the bridge: the current date and delayed work on the main actor. Injected so that tests control time:
 /// apps use ``live`` (the default), tests `ManualScheduler.scheduler` (product `WebCMPBridgeTesting`).
-public struct BridgeScheduler: Sendable {
+package struct BridgeScheduler: Sendable {
     /// The current date.
     package var now: @Sendable () -> Date
     /// Runs `action` on the main actor after `delay` seconds; the returned cancellation stops it.
@@ -26,8 +26,8 @@ public struct BridgeScheduler: Sendable {
     /// wall-clock time: Swift's runtime hands them to Dispatch as a deadline on a monotonic clock
     /// (`swift_dispatchEnqueueWithDeadline` in the runtime's `DispatchGlobalExecutor.cpp`), so a change of the device's
     /// clock does not move them, and they keep counting while iOS has the app suspended. The bridge does not take
-    /// that time for the page's: its timers pause while the app is in the background (``AppLifecycleEvent``).
-    public static let live = BridgeScheduler(
+    /// that time for the page's: its timers pause while the app is in the background (`AppLifecycleEvent`).
+    package static let live = BridgeScheduler(
         now: { Date() },
         schedule: { delay, action in
             let task = Task { @MainActor in
@@ -48,7 +48,7 @@ public struct BridgeScheduler: Sendable {
     }
 }
 
-/// Work scheduled by a ``BridgeScheduler``.
+/// Work scheduled by a `BridgeScheduler`.
 package struct ScheduledWork: Sendable {
     /// Cancels the work if it has not run yet.
     package var cancel: @MainActor @Sendable () -> Void

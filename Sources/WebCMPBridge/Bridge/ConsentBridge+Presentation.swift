@@ -4,7 +4,7 @@ extension ConsentBridge {
     public var allowsInteractiveDismissal: Bool { machine.allowsInteractiveDismissal }
 
     /// Tells the bridge that a UI now shows its web view. Tracking is then requested only after ``endPresentation()``.
-    /// A pre-warmed page's ready timeout starts now (see ``ConsentPrewarmer``).
+    /// A pre-warmed page's ready timeout starts now (see `ConsentPrewarmer`).
     public func beginPresentation() {
         wasPresented = true
         handle(.presentationBegan)

@@ -48,17 +48,24 @@ public final class ConsentBridge {
     private(set) var detached = false
     var continuations: [UUID: AsyncStream<ConsentBridgeEvent>.Continuation] = [:]
     /// Whether a UI ever began presenting this bridge (``beginPresentation()``): a pre-warmed bridge handed over and
-    /// never presented is released (``ConsentPrewarmer``).
+    /// never presented is released (`ConsentPrewarmer`).
     package internal(set) var wasPresented = false
 
-    /// Creates a bridge.
+    /// Creates a bridge (on the clock of apps; tests pass `WebCMPBridgeTesting`'s `ManualScheduler` to
+    /// `init(configuration:store:scheduler:trackingAuthorizer:)`).
     /// - Parameters:
     ///   - configuration: the CMP page and policies.
     ///   - store: where consent is stored (``IABInAppConsent/ConsentStore/userDefaults(suiteName:)`` in apps).
-    ///   - scheduler: time; ``BridgeScheduler/live`` in apps.
     ///   - trackingAuthorizer: App Tracking Transparency; used only when ``BridgeConfiguration/tracking`` enables it.
-    public init(
-        configuration: BridgeConfiguration, store: ConsentStore, scheduler: BridgeScheduler = .live,
+    public convenience init(
+        configuration: BridgeConfiguration, store: ConsentStore, trackingAuthorizer: TrackingAuthorizer = .unavailable
+    ) {
+        self.init(configuration: configuration, store: store, scheduler: .live, trackingAuthorizer: trackingAuthorizer)
+    }
+
+    /// Creates a bridge on `scheduler`'s time (`BridgeScheduler.live` in apps).
+    package init(
+        configuration: BridgeConfiguration, store: ConsentStore, scheduler: BridgeScheduler,
         trackingAuthorizer: TrackingAuthorizer = .unavailable
     ) {
         self.configuration = configuration
@@ -84,7 +91,7 @@ public final class ConsentBridge {
 
     /// Registers the message handlers and user scripts (the app context's first, ``BridgeConfiguration/appContext``)
     /// in `webView` and starts receiving its events.
-    public func attach(to webView: any CMPWebView) {
+    package func attach(to webView: any CMPWebView) {
         guard state == .idle, self.webView == nil else { return }
         self.webView = webView
         ConsentRuns.shared.began(self)
@@ -104,7 +111,7 @@ public final class ConsentBridge {
     }
 
     /// Loads the CMP page and starts the ready timeout. With ``TrackingPolicy/beforeCMP`` the tracking prompt
-    /// comes first (once the app is active). When the web view could not be set up (``attach(to:)``), the run ends at
+    /// comes first (once the app is active). When the web view could not be set up (`attach(to:)`), the run ends at
     /// once with ``ConsentBridgeError/webViewSetupFailed(_:)`` and nothing is loaded.
     public func start() {
         start(readyTimeoutWaitsForPresentation: false)
@@ -121,7 +128,7 @@ public final class ConsentBridge {
 
     /// Attaches, starts, and waits until the run is over: the UI finished, tracking was requested when due, and the
     /// bridge invalidated itself. Cancelling the calling task invalidates the bridge.
-    public func run(in webView: any CMPWebView) async -> ConsentOutcome {
+    package func run(in webView: any CMPWebView) async -> ConsentOutcome {
         let stream = events()
         attach(to: webView)
         start()
@@ -147,7 +154,7 @@ public final class ConsentBridge {
     /// the user followed: it is cancelled and the run fails with ``ConsentBridgeError/loadFailed(_:)`` naming the
     /// origin (or the fallback page is shown), instead of opening the redirect target in the browser. Add the origin
     /// to ``BridgeConfiguration/allowedOrigins``, or configure the final URL, to load it in the consent UI.
-    public func decidePolicy(for request: NavigationRequest) -> NavigationDecision {
+    package func decidePolicy(for request: NavigationRequest) -> NavigationDecision {
         var decision = NavigationDecision.allow
         for effect in machine.handle(.navigation(request)) {
             if case .decideNavigation(let answer) = effect { decision = answer } else { perform(effect) }

@@ -1,11 +1,11 @@
 /// Short texts a consent UI can show a person when the bridge reports an error that ends the UI. They are separate
 /// from ``ConsentBridgeError/description``, which is diagnostic text for logs (it can quote what a page sent).
 ///
-/// `WebCMPBridgeUI` shows them localized (its String Catalog has every key of ``ConsentChromeText`` in 13 languages);
+/// `WebCMPBridgeUI` shows them localized (its String Catalog has every key of `ConsentChromeText` in 13 languages);
 /// an app with its own UI can use ``userFacingMessageKey`` with its own `Localizable.strings`.
 extension ConsentBridgeError {
     /// The chrome text for this error, by code. Never contains page-supplied text.
-    public var userFacingText: ConsentChromeText {
+    package var userFacingText: ConsentChromeText {
         switch code {
         case .timeout, .loadFailed: return .errorNotLoaded
         case .webContentTerminated: return .errorStopped
@@ -18,7 +18,7 @@ extension ConsentBridgeError {
         }
     }
 
-    /// A one-sentence English message for a person (``userFacingText``'s English text).
+    /// A one-sentence English message for a person (`userFacingText`'s English text).
     public var userFacingMessage: String { userFacingText.english }
 
     /// The localization key of ``userFacingMessage`` (e.g. `WebCMPBridge.error.notLoaded`).

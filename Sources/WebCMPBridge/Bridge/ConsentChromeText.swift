@@ -3,45 +3,45 @@ import Foundation
 /// Every text the kit's own chrome around the CMP page shows or speaks (`WebCMPBridgeUI`: loading, errors, the close
 /// button, accessibility labels and hints): a localization key and its English text. The translations live in
 /// `WebCMPBridgeUI`'s String Catalog (`Localizable.xcstrings`); a test checks that every key has every language.
-public struct ConsentChromeText: RawRepresentable, Sendable, Hashable, CaseIterable {
+package struct ConsentChromeText: RawRepresentable, Sendable, Hashable, CaseIterable {
     /// The key's suffix after `WebCMPBridge.`.
-    public var rawValue: String
+    package var rawValue: String
 
     /// Creates a text from its key suffix.
-    public init(rawValue: String) {
+    package init(rawValue: String) {
         self.rawValue = rawValue
     }
 
     /// The localization key (`WebCMPBridge.<rawValue>`).
-    public var key: String { "WebCMPBridge." + rawValue }
+    package var key: String { "WebCMPBridge." + rawValue }
 
     /// The English text (the catalog's source language).
-    public var english: String { Self.englishTexts[rawValue] ?? rawValue }
+    package var english: String { Self.englishTexts[rawValue] ?? rawValue }
 
     /// The spinner's accessibility label while the page loads.
-    public static let loading = ConsentChromeText(rawValue: "loading")
+    package static let loading = ConsentChromeText(rawValue: "loading")
     /// The consent sheet's accessibility label.
-    public static let sheet = ConsentChromeText(rawValue: "sheet")
+    package static let sheet = ConsentChromeText(rawValue: "sheet")
     /// The close button shown after an error.
-    public static let close = ConsentChromeText(rawValue: "close")
+    package static let close = ConsentChromeText(rawValue: "close")
     /// The close button's accessibility hint.
-    public static let closeHint = ConsentChromeText(rawValue: "close.hint")
+    package static let closeHint = ConsentChromeText(rawValue: "close.hint")
     /// The page could not be loaded (network, HTTP error, timeout).
-    public static let errorNotLoaded = ConsentChromeText(rawValue: "error.notLoaded")
+    package static let errorNotLoaded = ConsentChromeText(rawValue: "error.notLoaded")
     /// The web content stopped (terminated twice).
-    public static let errorStopped = ConsentChromeText(rawValue: "error.stopped")
+    package static let errorStopped = ConsentChromeText(rawValue: "error.stopped")
     /// The settings cannot be shown (setup failed, the CMP did not open its settings).
-    public static let errorUnavailable = ConsentChromeText(rawValue: "error.unavailable")
+    package static let errorUnavailable = ConsentChromeText(rawValue: "error.unavailable")
     /// A save was refused.
-    public static let errorNotSaved = ConsentChromeText(rawValue: "error.notSaved")
+    package static let errorNotSaved = ConsentChromeText(rawValue: "error.notSaved")
     /// Storage failed.
-    public static let errorNotStored = ConsentChromeText(rawValue: "error.notStored")
+    package static let errorNotStored = ConsentChromeText(rawValue: "error.notStored")
     /// A save was refused because the CMP page writes strings TCF 2.3 no longer allows (``IABInAppConsent/MissingDisclosedVendorsPolicy``).
-    public static let errorPageOutdated = ConsentChromeText(rawValue: "error.pageOutdated")
+    package static let errorPageOutdated = ConsentChromeText(rawValue: "error.pageOutdated")
     /// The tracking permission could not be requested.
-    public static let errorTracking = ConsentChromeText(rawValue: "error.tracking")
+    package static let errorTracking = ConsentChromeText(rawValue: "error.tracking")
 
-    public static let allCases: [ConsentChromeText] = [
+    package static let allCases: [ConsentChromeText] = [
         .loading, .sheet, .close, .closeHint, .errorNotLoaded, .errorStopped, .errorUnavailable, .errorNotSaved,
         .errorNotStored, .errorPageOutdated, .errorTracking,
     ]
@@ -61,13 +61,13 @@ public struct ConsentChromeText: RawRepresentable, Sendable, Hashable, CaseItera
     ]
 
     /// The languages the catalog provides (BCP 47), English first.
-    public static let languages = ["en", "de", "fr", "es", "it", "nl", "pl", "pt-PT", "pt-BR", "sv", "fi", "da", "nb"]
+    package static let languages = ["en", "de", "fr", "es", "it", "nl", "pl", "pt-PT", "pt-BR", "sv", "fi", "da", "nb"]
 
     /// The language the chrome is shown in: the CMP page's language when the app set one
     /// (``BridgeConfiguration/language``: a German CMP page gets German chrome on an English phone), otherwise the
     /// first of the user's `preferred` languages the catalog has, otherwise English. Matching is by the full tag,
     /// then by the language alone (`de-AT` → `de`; `pt` → `pt-PT`; `no`/`nn` → `nb`).
-    public static func language(configured: String?, preferred: [String], available: [String] = languages) -> String {
+    package static func language(configured: String?, preferred: [String], available: [String] = languages) -> String {
         for candidate in [configured].compactMap({ $0 }) + preferred {
             if let match = match(candidate, in: available) { return match }
         }

@@ -20,7 +20,7 @@ import Foundation
 ///   answer is "GDPR does not apply" without a US string;
 /// - ``ConsentGateOutcome/timedOut`` after `timeout` seconds otherwise (or when the waiting task is cancelled).
 ///
-/// While a ``ConsentBridge`` over the same storage is between ``ConsentBridge/attach(to:)`` and its invalidation,
+/// While a ``ConsentBridge`` over the same storage is between `ConsentBridge.attach(to:)` and its invalidation,
 /// the gate waits whatever is stored: its UI may be on screen, and with ``TrackingPolicy`` enabled the App Tracking
 /// Transparency prompt comes after the UI, within the same run (the bridge invalidates itself once it is answered).
 /// The gate re-decides on every change of the store (``IABInAppConsent/ConsentStore/changes()``) and whenever a run
@@ -43,11 +43,16 @@ public struct ConsentGate: Sendable {
 
     /// Returns once consent is in force or not needed and no consent UI or kit tracking prompt is under way, or after
     /// `timeout` seconds (``ConsentGateOutcome/timedOut``). Returns at once when that holds already.
-    /// - Parameters:
-    ///   - timeout: the longest wait, in seconds.
-    ///   - scheduler: time; ``BridgeScheduler/live`` in apps.
+    /// - Parameter timeout: the longest wait, in seconds (tests pass `WebCMPBridgeTesting`'s `ManualScheduler` to
+    ///   `wait(timeout:scheduler:)`).
     @MainActor
-    public func wait(timeout: TimeInterval, scheduler: BridgeScheduler = .live) async -> ConsentGateOutcome {
+    public func wait(timeout: TimeInterval) async -> ConsentGateOutcome {
+        await wait(timeout: timeout, scheduler: .live)
+    }
+
+    /// ``wait(timeout:)`` on `scheduler`'s time (`BridgeScheduler.live` in apps).
+    @MainActor
+    package func wait(timeout: TimeInterval, scheduler: BridgeScheduler) async -> ConsentGateOutcome {
         // Listen before the first decision, so that no change between the two is missed.
         let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let storeChanges = store.changes()

@@ -1,4 +1,4 @@
-/// How ``ConsentGate/wait(timeout:scheduler:)`` ended: what the app may start its ad and analytics SDKs with.
+/// How ``ConsentGate/wait(timeout:)`` ended: what the app may start its ad and analytics SDKs with.
 public enum ConsentGateOutcome: String, Sendable, Hashable, CaseIterable {
     /// Stored consent is in force (stored, not expired, not to be renewed) and no consent UI or kit-requested
     /// tracking prompt is under way: the IAB keys are written; start the SDKs, which read them.

@@ -1,4 +1,4 @@
-/// What one run of the CMP UI (``ConsentBridge/run(in:)``) ended with.
+/// What one run of the CMP UI (`ConsentBridge.run(in:)`) ended with.
 public struct ConsentOutcome: Sendable, Hashable {
     /// The consent stored during the run (the last one, when the page saved more than once), or `nil`.
     public var summary: ConsentSummary?

@@ -6,7 +6,7 @@ import Foundation
 /// The page is served through a custom URL scheme handler (`WKURLSchemeHandler` on Apple platforms, WebKitGTK's URI
 /// scheme API on Linux) under a fixed origin of its own, ``origin`` (`scheme://host`), never from `file://`, whose
 /// origin is opaque: the bridge's origin policy keeps working, and the page can keep its storage. Only the files the
-/// app registered are served (``response(for:)``); any other path, a `..` segment or another host is refused.
+/// app registered are served (`response(for:)`); any other path, a `..` segment or another host is refused.
 ///
 /// ```swift
 /// let page = try FallbackPage(files: [
@@ -36,15 +36,15 @@ public struct FallbackPage: Sendable, Hashable {
     }
 
     /// What the scheme handler answers for a registered file.
-    public struct Response: Sendable, Hashable {
+    package struct Response: Sendable, Hashable {
         /// The request URL.
-        public var url: URL
+        package var url: URL
         /// The body.
-        public var data: Data
+        package var data: Data
         /// The `Content-Type` MIME type.
-        public var mimeType: String
+        package var mimeType: String
         /// The text encoding of text types (`"utf-8"`), `nil` for binary types.
-        public var textEncodingName: String?
+        package var textEncodingName: String?
     }
 
     /// Why a configuration is not usable as a fallback page.
@@ -112,7 +112,7 @@ public struct FallbackPage: Sendable, Hashable {
     ///
     /// Refused: another scheme or host, a port or user info, a path with a `..`/`.` segment (also percent-encoded), a
     /// backslash or an encoded `/`, and every path that was not registered. The query and fragment are ignored.
-    public func response(for url: URL?) -> Result<Response, FallbackRefusal> {
+    package func response(for url: URL?) -> Result<Response, FallbackRefusal> {
         guard let url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             return .failure(.malformedURL)
         }

@@ -1,4 +1,4 @@
-/// A page's message body refused by `JSONValue`'s parser (IABInAppConsent's ``IABInAppConsent/JSONLimits``) is reported as the
+/// A page's message body refused by `JSONValue`'s parser (IABInAppConsent's `JSONLimits`) is reported as the
 /// ``InboundMessageError`` case of the same name.
 extension InboundMessageError {
     /// The message error for a refusal of the JSON parser.

@@ -12,7 +12,7 @@ import Foundation
 /// - there is at most one pre-warmed view: a second call keeps the first;
 /// - ``take(matching:store:trackingAuthorizer:)`` hands the bridge and its web view over to the UI, which then owns
 ///   them, only when the UI asks for the same request: the same store (the same storage,
-///   ``IABInAppConsent/KeyValueStorage/Identity``), the same URL, mode (a settings request never gets the first layer), dialect,
+///   `KeyValueStorage.Identity`), the same URL, mode (a settings request never gets the first layer), dialect,
 ///   origins, fallback, timeouts, tracking policy and tracking client, and the same commit rules (``BridgeConfiguration/cmpSDKID``,
 ///   ``BridgeConfiguration/cmpSDKVersion``, ``BridgeConfiguration/gdprApplies``, expiry, migration, limits, the
 ///   disclosed-vendors policy, dismissal, links, settings opener): a page pre-warmed for other rules would store
@@ -35,25 +35,25 @@ import Foundation
 /// ```
 ///
 /// While it holds a bridge, the prewarmer is the bridge's delegate; the events reported off-screen are handed over
-/// with it (``Prewarmed/eventsBeforePresentation``), and the UI sets its own delegate when it takes it.
+/// with it (`Prewarmed.eventsBeforePresentation`), and the UI sets its own delegate when it takes it.
 @MainActor
-public final class ConsentPrewarmer<WebView: CMPWebView>: ConsentBridgeDelegate {
+package final class ConsentPrewarmer<WebView: CMPWebView>: ConsentBridgeDelegate {
     /// A pre-warmed bridge and its web view: the bridge is attached and started (loading or ready).
-    public struct Prewarmed {
+    package struct Prewarmed {
         /// The bridge, attached to ``webView`` and started; its delegate is `nil`.
-        public let bridge: ConsentBridge
+        package let bridge: ConsentBridge
         /// The web view with the CMP page loading or loaded.
-        public let webView: WebView
+        package let webView: WebView
         /// What the bridge reported before it was taken, in order (e.g. ``ConsentBridgeEvent/uiReady(_:)``, or the
         /// diagnostic of a hosted page that failed and was replaced by the fallback).
-        public var eventsBeforePresentation: [ConsentBridgeEvent] = []
+        package var eventsBeforePresentation: [ConsentBridgeEvent] = []
     }
 
     /// Seconds a pre-warmed view is kept without being taken. Default 120.
-    public let idleTimeout: TimeInterval
+    package let idleTimeout: TimeInterval
     /// Seconds a taken bridge has to begin its presentation before it is released. Default 10 (a presentation shows
     /// in well under a second).
-    public let handoverTimeout: TimeInterval
+    package let handoverTimeout: TimeInterval
     /// How many times a web view was created (for tests and measurements).
     private(set) var createdCount = 0
 
@@ -72,12 +72,12 @@ public final class ConsentPrewarmer<WebView: CMPWebView>: ConsentBridgeDelegate 
     /// - Parameters:
     ///   - idleTimeout: seconds before an untaken pre-warmed view is released.
     ///   - handoverTimeout: seconds a taken bridge has to begin its presentation before it is released.
-    ///   - scheduler: time; ``BridgeScheduler/live`` in apps.
+    ///   - scheduler: time; `BridgeScheduler.live` in apps.
     ///   - release: destroys a released web view (e.g. `WKCMPWebView.invalidate()`); the bridge is already
     ///     invalidated.
     ///   - place: puts a new web view where its page keeps running (a window); `false` when there is no such place
     ///     yet (``sceneActivated()`` tries again).
-    public init(
+    package init(
         idleTimeout: TimeInterval = 120, handoverTimeout: TimeInterval = 10, scheduler: BridgeScheduler = .live,
         release: @escaping @MainActor (WebView) -> Void = { _ in },
         place: @escaping @MainActor (WebView) -> Bool = { _ in true }
@@ -100,7 +100,7 @@ public final class ConsentPrewarmer<WebView: CMPWebView>: ConsentBridgeDelegate 
     package var isPlaced: Bool { current != nil && placed }
 
     /// A scene became active (or entered the foreground): a held web view that found no window so far is placed now.
-    public func sceneActivated() {
+    package func sceneActivated() {
         guard let current, !placed else { return }
         placed = place(current.webView)
     }
@@ -109,7 +109,7 @@ public final class ConsentPrewarmer<WebView: CMPWebView>: ConsentBridgeDelegate 
     /// nothing is pre-warmed yet.
     /// - Returns: whether a pre-warmed bridge is held afterwards (`false` when the stored consent is good).
     @discardableResult
-    public func prewarm(
+    package func prewarm(
         configuration: BridgeConfiguration, store: ConsentStore, trackingAuthorizer: TrackingAuthorizer = .unavailable,
         makeWebView: () -> WebView
     ) -> Bool {
@@ -136,7 +136,7 @@ public final class ConsentPrewarmer<WebView: CMPWebView>: ConsentBridgeDelegate 
     /// is stored (see the type's notes; the fallback page by its entry URL), and the same `trackingAuthorizer` (or a
     /// copy of it). `nil` when none is held or it was made for another request (it is then kept until it is taken,
     /// released, or idle). The bridge must begin its presentation within ``handoverTimeout`` seconds.
-    public func take(
+    package func take(
         matching configuration: BridgeConfiguration, store: ConsentStore,
         trackingAuthorizer: TrackingAuthorizer = .unavailable
     ) -> Prewarmed? {
@@ -149,7 +149,7 @@ public final class ConsentPrewarmer<WebView: CMPWebView>: ConsentBridgeDelegate 
     /// Hands the pre-warmed bridge and web view over, whatever they were made for, and forgets them. `nil` when none
     /// is held. A UI should use ``take(matching:store:trackingAuthorizer:)``. The bridge must begin its presentation
     /// within ``handoverTimeout`` seconds, or it is released.
-    public func take() -> Prewarmed? {
+    package func take() -> Prewarmed? {
         guard let prewarmed = current else { return nil }
         forget()
         prewarmed.bridge.delegate = nil
@@ -172,12 +172,12 @@ public final class ConsentPrewarmer<WebView: CMPWebView>: ConsentBridgeDelegate 
     }
 
     /// Releases the pre-warmed view because the system is short of memory.
-    public func didReceiveMemoryWarning() {
+    package func didReceiveMemoryWarning() {
         releasePrewarmed()
     }
 
     /// Releases the pre-warmed view, if any: invalidates its bridge and hands the web view to `release`.
-    public func releasePrewarmed() {
+    package func releasePrewarmed() {
         guard let prewarmed = current else { return }
         forget()
         prewarmed.bridge.invalidate()
@@ -194,7 +194,7 @@ public final class ConsentPrewarmer<WebView: CMPWebView>: ConsentBridgeDelegate 
 
     /// Records what the held bridge reports; a run that ends on its own before presentation (a load failure, the
     /// ready timeout) is released at once.
-    public func bridge(_ bridge: ConsentBridge, didReceive event: ConsentBridgeEvent) {
+    package func bridge(_ bridge: ConsentBridge, didReceive event: ConsentBridgeEvent) {
         guard current?.bridge === bridge else { return }
         current?.eventsBeforePresentation.append(event)
         if event.endsPresentation { releasePrewarmed() }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Which window a pre-warmed web view waits in (``ConsentPrewarmer``'s `place`; `ConsentPrewarming` reports the
+/// Which window a pre-warmed web view waits in (`ConsentPrewarmer`'s `place`; `ConsentPrewarming` reports the
 /// app's scenes and windows, this decides).
 ///
 /// WebKit on iOS counts a web view as visible — its page's timers and animation frames at full rate — only in a
@@ -9,7 +9,7 @@ import Foundation
 /// an `App`'s `init`) no scene is active yet, but a scene may already be in the foreground, inactive, with a window.
 /// So: a window of a foreground-active scene, else of a foreground-inactive one; the key window of that scene first,
 /// else its first window. Never a background or unattached scene's window. `nil`: no window yet; try again when a
-/// scene activates (``ConsentPrewarmer/sceneActivated()``).
+/// scene activates (`ConsentPrewarmer.sceneActivated()`).
 package enum PrewarmPlacement {
     /// A scene's activation state (`UIScene.ActivationState`).
     package enum SceneState: Sendable, Hashable, CaseIterable {

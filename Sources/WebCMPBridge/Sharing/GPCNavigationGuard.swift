@@ -14,11 +14,11 @@ import Foundation
 /// - non-http(s) URLs, and navigations of unknown frame or kind;
 /// - the URL re-issued last, when it comes back still without the header (the platform dropped it): allowed once,
 ///   so there is never a loop.
-public struct GPCNavigationGuard: Sendable, Hashable {
+package struct GPCNavigationGuard: Sendable, Hashable {
     /// What a navigation action is, as far as the decision needs it.
-    public struct Action: Sendable, Hashable {
+    package struct Action: Sendable, Hashable {
         /// What started the navigation.
-        public enum Kind: String, Sendable, Hashable, CaseIterable {
+        package enum Kind: String, Sendable, Hashable, CaseIterable {
             /// A link the user followed.
             case linkActivated
             /// A form submitted (GET or POST; the method decides).
@@ -34,22 +34,22 @@ public struct GPCNavigationGuard: Sendable, Hashable {
         }
 
         /// The request URL.
-        public var url: URL?
+        package var url: URL?
         /// The request method (`nil` is GET).
-        public var httpMethod: String?
+        package var httpMethod: String?
         /// Whether the request has a body (or a body stream).
-        public var hasBody: Bool
+        package var hasBody: Bool
         /// The request's `Sec-GPC` value, if any.
-        public var gpcHeader: String?
+        package var gpcHeader: String?
         /// Whether the main frame navigates (`nil`: not known, or a new window).
-        public var isMainFrame: Bool?
+        package var isMainFrame: Bool?
         /// What started it.
-        public var kind: Kind
+        package var kind: Kind
         /// The URL of the document the main frame shows now (for fragment navigations).
-        public var currentURL: URL?
+        package var currentURL: URL?
 
         /// An action.
-        public init(
+        package init(
             url: URL?, httpMethod: String? = "GET", hasBody: Bool = false, gpcHeader: String? = nil,
             isMainFrame: Bool?, kind: Kind, currentURL: URL? = nil
         ) {
@@ -64,7 +64,7 @@ public struct GPCNavigationGuard: Sendable, Hashable {
     }
 
     /// The decision.
-    public enum Decision: Sendable, Hashable {
+    package enum Decision: Sendable, Hashable {
         /// Let the navigation go ahead as it is.
         case allow
         /// Cancel it and load the same request with `Sec-GPC: 1`.
@@ -72,13 +72,13 @@ public struct GPCNavigationGuard: Sendable, Hashable {
     }
 
     /// The URL last re-issued, until a navigation to it carries the header.
-    public private(set) var lastReissued: URL?
+    package private(set) var lastReissued: URL?
 
     /// A guard that has re-issued nothing yet.
-    public init() {}
+    package init() {}
 
     /// Decides `action` when the signal is `enabled`, and remembers what it re-issued.
-    public mutating func decide(_ action: Action, enabled: Bool) -> Decision {
+    package mutating func decide(_ action: Action, enabled: Bool) -> Decision {
         let decision = Self.decision(for: action, enabled: enabled, lastReissued: lastReissued)
         switch decision {
         case .reissueWithHeader: lastReissued = action.url

@@ -8,7 +8,7 @@ import Foundation
 /// off otherwise; ``always`` and ``never`` are the app's override (an app setting "Do not sell or share my data", or
 /// an app that must not send it). The platform adapters only apply ``isEnabled(record:keys:)``: the script
 /// (``ConsentSharing/globalPrivacyControlScript()``) in every frame, the header on the document requests they start
-/// and on main-frame navigations they may re-issue (``GPCNavigationGuard``).
+/// and on main-frame navigations they may re-issue (`GPCNavigationGuard`).
 ///
 /// Spec: W3C "Global Privacy Control (GPC)" (<https://w3c.github.io/gpc/>), "The `Sec-GPC` Header Field for HTTP
 /// Requests" and "The `globalPrivacyControl` Property on Navigator"; California Code of Regulations, title 11,

@@ -19,15 +19,16 @@ public struct SharingConfiguration: Sendable, Hashable {
     public var globalPrivacyControl: GlobalPrivacyControl = .automatic
 
     /// A configuration for `contentOrigins` (origin strings such as `https://www.example.com`) writing `entries`;
-    /// the default is the ``SharingPreset/euconsentV2`` preset.
-    public init(contentOrigins: [String], entries: [SharingEntry] = SharingPreset.euconsentV2.entries) {
+    /// the default is the `euconsent-v2` preset (`[SharingEntry].euconsentV2`).
+    public init(contentOrigins: [String], entries: [SharingEntry] = .euconsentV2) {
         self.contentOrigins = Set(contentOrigins.compactMap(SecurityOrigin.normalize))
         self.entries = entries
     }
 
-    /// A configuration for `contentOrigins` writing the entries of `presets`, in order.
-    public init(contentOrigins: [String], presets: [SharingPreset]) {
-        self.init(contentOrigins: contentOrigins, entries: presets.flatMap(\.entries))
+    /// A configuration for `contentOrigins` writing the entries of `presets` (`[SharingEntry].euconsentV2`,
+    /// `.didomi`, `.oneTrust` or entry lists of your own), in order.
+    public init(contentOrigins: [String], presets: [[SharingEntry]]) {
+        self.init(contentOrigins: contentOrigins, entries: presets.flatMap { $0 })
     }
 
     /// Whether a document of `origin` gets the consent written (`origin` as a page reports `location.origin`).
@@ -96,55 +97,5 @@ public struct SharingEntry: Sendable, Hashable {
         self.storage = storage
         self.cookieMaxAge = cookieMaxAge
         self.httpOnly = httpOnly
-    }
-}
-
-/// Ready-made entry sets for the CMPs publishers run, each naming the public source its entries come from.
-///
-/// Only entries whose name and value format could be confirmed in a public source are shipped. What each CMP needs
-/// beyond them (its own consent token or banner-closed cookie) is documented in the "Sharing consent" article; a CMP
-/// that trusts only its server-side records cannot be seeded at all.
-public struct SharingPreset: Sendable, Hashable {
-    /// The preset's name (`euconsent-v2`, `didomi`, `onetrust`), as `webcmp-host share --preset` takes it.
-    public var name: String
-    /// The entries it writes.
-    public var entries: [SharingEntry]
-    /// Where the entry names and formats come from.
-    public var source: String
-
-    /// A preset.
-    public init(name: String, entries: [SharingEntry], source: String) {
-        self.name = name
-        self.entries = entries
-        self.source = source
-    }
-
-    /// The default: the TC string as the `euconsent-v2` cookie and local storage item, the name the IAB's v1
-    /// `euconsent` convention became for TCF v2 and the one most TCF CMPs read.
-    public static let euconsentV2 = SharingPreset(
-        name: "euconsent-v2",
-        entries: [SharingEntry(name: "euconsent-v2", value: .tcString, storage: [.cookie, .localStorage])],
-        source: "IAB TCF v1 global cookie 'euconsent', continued as 'euconsent-v2' by TCF v2 CMPs")
-
-    /// Didomi: the TC string as `euconsent-v2`, in the cookie and local storage item Didomi's web SDK reads.
-    /// Didomi's own `didomi_token` (JSON) / `didomi_dcs` is not seeded: its format is Didomi's.
-    public static let didomi = SharingPreset(
-        name: "didomi",
-        entries: [SharingEntry(name: "euconsent-v2", value: .tcString, storage: [.cookie, .localStorage])],
-        source: "https://developers.didomi.io/cmp/web-sdk/consent-notice/cookies")
-
-    /// OneTrust: the TC string as the `eupubconsent-v2` cookie. OneTrust's `OptanonConsent` and
-    /// `OptanonAlertBoxClosed` cookies, which decide whether its banner shows, are not seeded (format unconfirmed).
-    public static let oneTrust = SharingPreset(
-        name: "onetrust",
-        entries: [SharingEntry(name: "eupubconsent-v2", value: .tcString, storage: [.cookie])],
-        source: "https://www.consentstack.io/vendors/onetrust (cookie list: eupubconsent-v2 holds the TC string)")
-
-    /// Every preset this package ships (for the package's tools: `webcmp-host share --preset`).
-    package static let all: [SharingPreset] = [.euconsentV2, .didomi, .oneTrust]
-
-    /// The preset called `name` (case-insensitive), or `nil`.
-    package static func named(_ name: String) -> SharingPreset? {
-        all.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
     }
 }

@@ -4,15 +4,15 @@ import Foundation
 /// (`WKWebView` on Apple platforms, WebKitGTK on Linux, a hand-written fake in tests).
 ///
 /// Adapters contain no decisions: they load, inject, evaluate and forward. Everything a page sends reaches the bridge
-/// through ``eventHandler`` as a ``WebViewEvent``, unvalidated.
+/// through ``eventHandler`` as a `WebViewEvent`, unvalidated.
 @MainActor
-public protocol CMPWebView: AnyObject {
+package protocol CMPWebView: AnyObject {
     /// Receives every navigation event and script message. The bridge sets it; adapters call it on the main actor.
     var eventHandler: (@MainActor (WebViewEvent) -> Void)? { get set }
 
     /// Decides every navigation of the page (main frame, sub-frames, new windows). The bridge sets it
-    /// (``ConsentBridge/decidePolicy(for:)``); adapters ask it before letting a navigation happen and carry out the
-    /// decision (``NavigationDecision/openExternally(_:)``: cancel and hand the URL to the app). `nil`: allow.
+    /// (`ConsentBridge.decidePolicy(for:)`); adapters ask it before letting a navigation happen and carry out the
+    /// decision (`NavigationDecision.openExternally(_:)`: cancel and hand the URL to the app). `nil`: allow.
     var navigationPolicy: (@MainActor (NavigationRequest) -> NavigationDecision)? { get set }
 
     /// Starts loading `url` in the main frame as the load `id`.
@@ -33,7 +33,7 @@ public protocol CMPWebView: AnyObject {
     func evaluateJavaScript(_ source: String)
 
     /// Registers a script message handler: afterwards the page's
-    /// `window.webkit.messageHandlers[name].postMessage(body)` reaches ``eventHandler`` as ``WebViewEvent/message(_:)``.
+    /// `window.webkit.messageHandlers[name].postMessage(body)` reaches ``eventHandler`` as `WebViewEvent.message(_:)`.
     ///
     /// Throws, and registers nothing, when the name is taken by a handler the adapter does not own (`WKWebView`
     /// raises an Objective-C exception for a second handler of the same name; adapters must never let it).
@@ -51,7 +51,7 @@ public protocol CMPWebView: AnyObject {
 
 extension CMPWebView {
     /// Does nothing: a platform without a Settings page for the app.
-    public func openAppSettings() {}
+    package func openAppSettings() {}
 }
 
 /// A script that the web view injects into pages.
@@ -78,18 +78,18 @@ public struct UserScript: Sendable, Hashable {
 }
 
 /// A message a page posted to a registered handler, as the platform delivered it. Untrusted.
-public struct ScriptMessage {
+package struct ScriptMessage {
     /// The handler the page posted to, e.g. `"jsHandler"`.
-    public var handlerName: String
+    package var handlerName: String
     /// The posted body, not yet validated.
-    public var body: ScriptMessageBody
+    package var body: ScriptMessageBody
     /// Whether the sender was the main frame. Adapters that cannot tell must guarantee main-frame-only delivery.
-    public var isMainFrame: Bool
+    package var isMainFrame: Bool
     /// The sender's security origin (`scheme://host[:port]`), when the platform knows it.
-    public var origin: String?
+    package var origin: String?
 
     /// Creates a message.
-    public init(handlerName: String, body: ScriptMessageBody, isMainFrame: Bool, origin: String?) {
+    package init(handlerName: String, body: ScriptMessageBody, isMainFrame: Bool, origin: String?) {
         self.handlerName = handlerName
         self.body = body
         self.isMainFrame = isMainFrame
@@ -98,7 +98,7 @@ public struct ScriptMessage {
 }
 
 /// A posted body in the form the platform hands it over. The bridge validates both forms with the same limits.
-public enum ScriptMessageBody {
+package enum ScriptMessageBody {
     /// JSON text (WebKitGTK's `jsc_value_to_json`; fakes in tests).
     case json(String)
     /// A Foundation object graph (`WKScriptMessage.body`: `NSString`, `NSNumber`, `NSArray`, `NSDictionary`, `NSNull`,
@@ -108,10 +108,10 @@ public enum ScriptMessageBody {
 
 /// Something that happened in the web view.
 ///
-/// Load events carry the ``WebViewLoadID`` of the ``CMPWebView/load(_:id:)`` call whose navigation they belong to
+/// Load events carry the `WebViewLoadID` of the `CMPWebView.load(_:id:)` call whose navigation they belong to
 /// (`nil`: a navigation the page started itself, or an adapter that cannot tell). The core ignores events of loads it
 /// has replaced.
-public enum WebViewEvent {
+package enum WebViewEvent {
     /// A page posted a script message.
     case message(ScriptMessage)
     /// The main frame's response arrived with this HTTP status (adapters report it for HTTP(S) documents; a status
@@ -120,11 +120,11 @@ public enum WebViewEvent {
     /// The main frame finished loading.
     case didFinishLoading(URL?, load: WebViewLoadID? = nil)
     /// The main frame's navigation ended without a page: a failure, or a cancellation or policy interruption, which
-    /// the core tells apart (by domain and code: see ``WebViewLoadFailure``).
+    /// the core tells apart (by domain and code: see `WebViewLoadFailure`).
     case didFailLoading(WebViewLoadFailure, load: WebViewLoadID? = nil)
     /// The web content process terminated (it will need a reload).
     case contentProcessDidTerminate
     /// The app's lifecycle changed (adapters observe the app's notifications and report them here, in UIKit's
-    /// order; see ``AppLifecycleEvent``).
+    /// order; see `AppLifecycleEvent`).
     case appLifecycle(AppLifecycleEvent)
 }

@@ -1,24 +1,24 @@
 import Foundation
 
 /// A navigation the CMP page (or something in it) wants to make, as a web view adapter sees it.
-public struct NavigationRequest: Sendable, Hashable {
+package struct NavigationRequest: Sendable, Hashable {
     /// Where to.
-    public var url: URL?
+    package var url: URL?
     /// Whether the main frame navigates (a link, a redirect, `location.href = …`).
-    public var isMainFrame: Bool
+    package var isMainFrame: Bool
     /// Whether a new window is asked for (`target="_blank"`, `window.open`).
-    public var opensNewWindow: Bool
+    package var opensNewWindow: Bool
 
     /// Creates a request.
-    public init(url: URL?, isMainFrame: Bool, opensNewWindow: Bool = false) {
+    package init(url: URL?, isMainFrame: Bool, opensNewWindow: Bool = false) {
         self.url = url
         self.isMainFrame = isMainFrame
         self.opensNewWindow = opensNewWindow
     }
 }
 
-/// What an adapter does with a ``NavigationRequest``.
-public enum NavigationDecision: Sendable, Hashable {
+/// What an adapter does with a `NavigationRequest`.
+package enum NavigationDecision: Sendable, Hashable {
     /// Let the web view navigate.
     case allow
     /// Stop the navigation.

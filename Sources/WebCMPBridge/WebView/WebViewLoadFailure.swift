@@ -7,7 +7,7 @@ import Foundation
 /// The URL is the one that failed, taken from the error (`NSURLErrorFailingURLErrorKey` on Apple platforms, the
 /// `failing_uri` of WebKitGTK's `load-failed`), never the web view's current URL, which during a replaced load is
 /// already the next one.
-public struct WebViewLoadFailure: Sendable, Hashable, CustomStringConvertible {
+package struct WebViewLoadFailure: Sendable, Hashable, CustomStringConvertible {
     /// What a failed navigation means for the consent UI.
     enum Kind: String, Sendable, Hashable {
         /// A real failure (network, TLS, a refused scheme request …).
@@ -22,16 +22,16 @@ public struct WebViewLoadFailure: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The URL that failed, when the platform says.
-    public var url: URL?
+    package var url: URL?
     /// The error domain (`NSError.domain`; WebKitGTK: the `GError` domain's name, e.g. `WebKitNetworkError`).
-    public var domain: String
+    package var domain: String
     /// The error code in ``domain``.
-    public var code: Int
+    package var code: Int
     /// The platform's description (untrusted text).
-    public var description: String
+    package var description: String
 
     /// Creates a failure.
-    public init(url: URL?, domain: String = "", code: Int = 0, description: String) {
+    package init(url: URL?, domain: String = "", code: Int = 0, description: String) {
         self.url = url
         self.domain = domain
         self.code = code
@@ -57,9 +57,9 @@ public struct WebViewLoadFailure: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `NSURLErrorDomain`.
-    public static let urlErrorDomain = "NSURLErrorDomain"
+    package static let urlErrorDomain = "NSURLErrorDomain"
     /// `WebKitErrorDomain` (`WKErrorDomain` is another domain, for `WKError` codes).
-    public static let webKitErrorDomain = "WebKitErrorDomain"
+    package static let webKitErrorDomain = "WebKitErrorDomain"
     /// WebKitGTK's `WEBKIT_NETWORK_ERROR` domain.
     static let webKitGTKNetworkErrorDomain = "WebKitNetworkError"
     /// WebKitGTK's `WEBKIT_POLICY_ERROR` domain.

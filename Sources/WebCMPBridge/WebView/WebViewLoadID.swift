@@ -1,16 +1,16 @@
-/// Identifies one ``CMPWebView/load(_:id:)`` call and the navigation it starts.
+/// Identifies one `CMPWebView.load(_:id:)` call and the navigation it starts.
 ///
 /// The bridge numbers its loads; adapters tag every load event with the identity of the navigation it belongs to
 /// (on `WKWebView`, the `WKNavigation` that `load(_:)` returned), never by comparing URLs: while a navigation is
 /// pending, `WKWebView.url` is the pending URL, not the one that failed.
-public struct WebViewLoadID: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+package struct WebViewLoadID: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// The bridge's number for the load.
-    public var rawValue: Int
+    package var rawValue: Int
 
     /// Creates an identity.
-    public init(rawValue: Int) {
+    package init(rawValue: Int) {
         self.rawValue = rawValue
     }
 
-    public var description: String { "load #\(rawValue)" }
+    package var description: String { "load #\(rawValue)" }
 }

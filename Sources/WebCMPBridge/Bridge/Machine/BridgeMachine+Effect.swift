@@ -32,7 +32,7 @@ extension BridgeMachine {
         case requestTracking
         /// Read App Tracking Transparency's status; answer with ``Input/trackingStatusRead(_:)``.
         case readTrackingStatus
-        /// Open the app's page in the system's Settings app (``CMPWebView/openAppSettings()``): the page asked
+        /// Open the app's page in the system's Settings app (`CMPWebView.openAppSettings()`): the page asked
         /// (``CMPMessage/openAppSettings``) while its UI was on screen.
         case openAppSettings
         /// Remove every stored consent (``BridgeConfiguration/clearsConsentOnTimeout``).

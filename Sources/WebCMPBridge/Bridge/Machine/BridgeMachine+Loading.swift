@@ -7,7 +7,7 @@ extension BridgeMachine {
     /// - Events of a load the bridge has replaced (the hosted page by the fallback, a reload) are ignored, by the
     ///   load's identity (``LoadTracker``).
     /// - A cancelled navigation (replaced, or stopped) and one the navigation policy interrupted (a link sent to the
-    ///   browser) are not failures (``WebViewLoadFailure/Kind``); if the page then never becomes ready, the ready
+    ///   browser) are not failures (`WebViewLoadFailure.Kind`); if the page then never becomes ready, the ready
     ///   timeout ends the run.
     /// - An HTTP status of 400 or more for the consent UI's own document is a load failure.
     /// - A terminated web content process (iOS ends them while the app is in the background) reloads the page once

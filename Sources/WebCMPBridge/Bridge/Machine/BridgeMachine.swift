@@ -10,15 +10,15 @@ import Foundation
 ///   (``MessageDialect``), classified by ``DialectDetection``; a save is committed (``Effect/commit(_:)``), and only a
 ///   commit the store reports as stored is announced.
 /// - **Loads** are told apart by identity (``LoadTracker``): events of a replaced load are ignored; a cancelled load is
-///   no failure (``WebViewLoadFailure/Kind``); a main-document error status fails; a terminated web content process
+///   no failure (`WebViewLoadFailure.Kind`); a main-document error status fails; a terminated web content process
 ///   reloads once. A failure before the page was ready may load the app's fallback page (``FallbackDecision``).
 /// - **The UI ends once** (``ConsentBridgeEvent/uiFinished(_:)`` at most once); then nothing is stored, and App Tracking
 ///   Transparency is requested when due, after the presentation and once the app is active; then ``Effect/detach``.
 /// - **Time is the page's time**: the machine owns its armed timers (``timers``); while the app is in the background
-///   (``AppLifecycleEvent``, reported by the adapter) or the UI is covered, WebKit suspends or throttles the page, so
+///   (`AppLifecycleEvent`, reported by the adapter) or the UI is covered, WebKit suspends or throttles the page, so
 ///   the timers pause and go on with what they had left when the app returns or the UI shows again.
 /// - **After ``Effect/detach``** the machine emits nothing but the answer to a navigation: the navigation policy's
-///   decision alone (``ConsentBridge/decidePolicy(for:)`` is public and still answers after it).
+///   decision alone (`ConsentBridge.decidePolicy(for:)` is public and still answers after it).
 struct BridgeMachine: Sendable {
     /// The configuration.
     let configuration: BridgeConfiguration
@@ -34,7 +34,7 @@ struct BridgeMachine: Sendable {
     private(set) var isPresented = false
     /// Whether the UI is presented but covered (``Input/presentationCovered``).
     private(set) var isCovered = false
-    /// Whether the app is in the background (``AppLifecycleEvent/didEnterBackground`` until it returns).
+    /// Whether the app is in the background (`AppLifecycleEvent.didEnterBackground` until it returns).
     private(set) var inBackground = false
     /// The armed timers: scheduled, not yet fired or cancelled (paused ones included).
     private(set) var timers: Set<Timer> = []
