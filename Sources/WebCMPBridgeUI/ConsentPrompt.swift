@@ -87,7 +87,7 @@ final class ConsentPromptModel: ObservableObject, ConsentBridgeDelegate {
 
     func bridge(_ bridge: ConsentBridge, didReceive event: ConsentBridgeEvent) {
         guard bridge === self.bridge else { return }
-        prewarmed?.eventsBeforePresentation.append(event)
+        prewarmed?.handover.eventsBeforePresentation.append(event)
         allowsDismissal = bridge.allowsInteractiveDismissal
     }
 

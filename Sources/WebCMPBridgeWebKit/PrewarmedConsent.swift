@@ -8,7 +8,7 @@ import WebCMPBridge
 @MainActor
 public struct PrewarmedConsent {
     /// What the core's prewarmer handed over: the bridge, its web view and the events it sent before presentation.
-    package let handover: ConsentPrewarmer<WKCMPWebView>.Prewarmed
+    package var handover: ConsentPrewarmer<WKCMPWebView>.Prewarmed
 
     /// The pre-warmed bridge (attached and started).
     public var bridge: ConsentBridge { handover.bridge }
