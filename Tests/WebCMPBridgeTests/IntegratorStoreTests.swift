@@ -37,6 +37,11 @@ import WebCMPBridgeTesting
         #expect(suite.defaults.object(forKey: "IABTCF_gdprApplies") as? Int == 0)
         let keys = store.iabKeys()
         #expect(keys[.purposeConsents] == .string("11111111111"))
+        // The string's publisher restriction (purpose 2: vendor 1001 requires consent) and PublisherTC segment
+        // (publisher purposes 1 and 2, custom purpose 1 of 2), as an ad SDK reads them.
+        #expect(keys[.publisherRestrictions(purpose: 2)] == .string(String(repeating: "_", count: 1000) + "1"))
+        #expect(keys[.publisherConsent] == .string("11"))
+        #expect(keys[.publisherCustomPurposesConsents] == .string("1"))
         #expect(keys[.usPrivacyString] == .string("1YYN"))
         #expect(keys[.gppSID] == .string("7"))
         let record = try #require(store.record())
