@@ -164,6 +164,12 @@ import WebCMPBridgeTesting
         #expect(SharingConfiguration(contentOrigins: []).entries == .euconsentV2)
 
         let record = store.record()
+        // Global Privacy Control: sent only when the stored consent opted out (analytics-only did not), unless forced.
+        #expect(sharing.globalPrivacyControl == .automatic)
+        #expect(ConsentSharing.globalPrivacyControlScripts(
+            record: record, keys: store.iabKeys(), setting: sharing.globalPrivacyControl).isEmpty)
+        #expect(ConsentSharing.globalPrivacyControlScripts(record: record, keys: store.iabKeys(), setting: .always)
+            .count == 1)
         let cookies = ConsentSharing.cookies(record: record, configuration: sharing)
         #expect(cookies.count == 2)
         let cookie = try #require(cookies.first { $0.domain == "www.example.com" })
