@@ -95,7 +95,18 @@ extension BridgeMachine {
         var settings: SettingsProgress
         /// What this run stored: the last payload, whether the user chose, whether tracking is due after the UI.
         var consent = ConsentProgress()
-        /// The commit under way: its payload, and whether its success ends the UI.
-        var pendingCommit: (payload: ConsentPayload, endsUI: Bool)?
+        /// How many commits this run asked for: numbers the requests (``CommitRequest/id``); only the answer to the
+        /// latest one is taken, so an older request's late answer cannot set the run's consent back.
+        var commitsAsked = 0
+    }
+
+    /// Whether a UI shows the web view (presentation and run are independent: a pre-warmed page loads unpresented).
+    enum Presentation: Sendable, Hashable {
+        /// No UI shows it.
+        case hidden
+        /// A UI shows it on screen.
+        case shown
+        /// A UI shows it but is covered (``Input/presentationCovered``): another screen pushed or presented over it.
+        case covered
     }
 }
