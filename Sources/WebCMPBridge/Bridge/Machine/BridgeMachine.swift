@@ -88,8 +88,7 @@ struct BridgeMachine: Sendable {
         case .start(let waits, let trackingStatus):
             start(readyTimeoutWaitsForPresentation: waits, trackingStatus: trackingStatus, &out)
         case .webView(.message(let message)):
-            guard run != nil else { break }
-            run?.loads.markAnswered()
+            guard withRun({ $0.loads.markAnswered() }) != nil else { break }
             handle(message, &out)
         case .webView(.appLifecycle(let event)):
             appLifecycle(event, &out)
@@ -160,16 +159,10 @@ struct BridgeMachine: Sendable {
         }
     }
 
-    /// The run's data while it is live. Setting it is ignored in any other phase.
+    /// The run's data while it is live (changed only through ``withRun(_:)``).
     var run: Run? {
-        get {
-            guard case .running(let run) = phase else { return nil }
-            return run
-        }
-        set {
-            guard let newValue, case .running = phase else { return }
-            phase = .running(newValue)
-        }
+        guard case .running(let run) = phase else { return nil }
+        return run
     }
 
     /// Changes the live run's data in place and returns `body`'s result; `nil` (and no change) in any other phase.
@@ -190,9 +183,9 @@ struct BridgeMachine: Sendable {
 
     // MARK: Starting and loading
 
-    /// Privacy settings at the start of a page load: to be opened in settings mode, not requested otherwise.
-    var freshSettings: SettingsProgress {
-        configuration.mode == .settings ? .pending(SettingsOpening()) : .notRequested
+    /// Privacy settings at the start of a page load: to be opened in settings mode, not requested (`nil`) otherwise.
+    var freshSettings: SettingsOpening? {
+        configuration.mode == .settings ? SettingsOpening() : nil
     }
 
     private mutating func start(
@@ -402,9 +395,8 @@ struct BridgeMachine: Sendable {
     /// Moves the tracking request in progress to `request`.
     private mutating func setTrackingRequest(_ request: TrackingRequest) {
         switch phase {
-        case .running(var run):
-            run.stage = .trackingFirst(request)
-            phase = .running(run)
+        case .running:
+            withRun { $0.stage = .trackingFirst(request) }
         case .finished(let reason, .request):
             phase = .finished(reason, tracking: .request(request))
         case .created, .attached, .finished(_, .waitingForPresentationEnd), .invalidated:
@@ -450,10 +442,9 @@ struct BridgeMachine: Sendable {
         _ result: Result<TrackingAuthorizationStatus, TrackingAuthorizationError>, _ out: inout Effects
     ) {
         switch phase {
-        case .running(var run):
+        case .running:
             reportTracking(result, &out)
-            run.stage = .loading
-            phase = .running(run)
+            withRun { $0.stage = .loading }
             load(nil, &out)
         case .finished:
             reportTracking(result, &out)
