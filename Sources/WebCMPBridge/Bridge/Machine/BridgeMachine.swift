@@ -10,8 +10,9 @@ import Foundation
 /// settings and stored consent are values of their own), beside what lives across phases: the ``Presentation``, the
 /// armed ``timers``, whether the app is in the background, and the dialect in force. The run keeps two facts of its
 /// own as Bools, as no other state says them: whether its ready timeout waits for a presentation (fixed at the start)
-/// and whether `uiReady` was announced (once per run, whatever reloads follow). Nothing is kept while the runner
-/// works: a commit's request carries what its answer needs, and a navigation's answer is returned, not remembered.
+/// and whether `uiReady` was announced (once per run, whatever reloads follow). Nothing waits in it for the runner: a
+/// commit's request carries what its answer needs (the run only counts its requests, to number them), and a
+/// navigation's answer is returned, not remembered.
 ///
 /// The rules it applies:
 /// - **Messages** are untrusted: only from the main frame and an allowed origin, decoded by their dialect's rules
