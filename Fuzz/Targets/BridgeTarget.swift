@@ -14,15 +14,19 @@ import Foundation
 // Invariants, checked on every effect as the runner performs it:
 // - nothing is committed (`.commit`) except in answer to a message from the main frame of an allowed origin (the
 //   hosted page's; the fallback page's once the fallback loaded) whose body is a save, a GPP signal with a string or
-//   a US Privacy string, while the run is live, at most once per input, with the source of the page shown;
+//   a US Privacy string, while the run is live, at most once per input, with the source of the page shown, numbered
+//   one higher than the last request and naming the current load;
 // - the stored keys and record change only through a stored commit or `.clearStore` (after the ready timeout, when
 //   configured), and always describe the same consent: never half-written;
-// - a stored commit is announced (`consentReady` with its summary), a refused or failed one is an error;
+// - a stored commit is announced (`consentReady` with its summary), a refused or failed one is an error; a stray
+//   answer (a request never asked for, an earlier one, one of a replaced load or after the run) is ignored with one
+//   diagnostic, and only the live run's latest request of the current load is taken;
 // - at most one `uiFinished` and one `uiReady` per sequence; `.detach` at most once, and after it no effect at all
 //   but the answer to a navigation;
-// - every navigation input is answered first and exactly once (`.decideNavigation`), no other input is; an allowed
-//   main-frame navigation stays within the allowed origins and no new window is allowed; only http(s), mailto and tel
-//   are handed out;
+// - a navigation is answered by `decide(_:)`, which changes nothing; an allowed main-frame navigation stays within the
+//   allowed origins and no new window is allowed; only http(s), mailto and tel are handed out; a redirect it names is
+//   a cancelled main-frame http(s) navigation to another origin, of the current load of a live run, and fed back at
+//   once (`.loadRedirected`); a redirect of a load that is not current has no effect;
 // - `.load` only of the configured page or the fallback page, each load numbered one higher than the last;
 // - the stored record is injected only into an allowed origin; scripts are evaluated only in settings mode; App
 //   Tracking Transparency is requested only when the app enabled it and the app is active; timers are scheduled with
@@ -303,6 +307,11 @@ private struct MachineHarness {
     var detached = false
     /// Commits in the current top-level input.
     var commits = 0
+    /// How many commits the machine asked for, and the last request.
+    var requestsSeen = 0
+    var lastRequest: BridgeMachine.CommitRequest?
+    /// The id of the last request the harness answered (the runner answers each one once, at once).
+    var lastAnswered = 0
 
     init(setup: FuzzSetup, options: UInt8) {
         self.setup = setup
@@ -399,7 +408,8 @@ private struct MachineHarness {
             case 2...5: trackingStatus = [.notDetermined, .authorized, .denied, .unavailable][variant - 2]
             case 6: feed(.attached(setupFailure: nil), .other)
             case 7: feed(.start(trackingStatus: .notDetermined), .other)
-            default: feed(.committed(.refused(.invalidConsent(.noConsent)), trackingStatus: trackingStatus), .answer)
+            case 8...12: strayAnswer(variant)
+            default: strayRedirect(variant)
             }
         default:
             post(fuzzBodies[Int(argument) % fuzzBodies.count], from: fuzzSenders[variant])
@@ -447,18 +457,13 @@ private struct MachineHarness {
         feed(.webView(event), .other)
     }
 
-    /// A navigation: answered first and exactly once; an allowed main-frame navigation stays on an allowed origin.
+    /// A navigation: decided (an allowed main-frame navigation stays on an allowed origin); a redirect it names is fed
+    /// back at once, as the runner does.
     mutating func navigate(to target: (url: URL?, scheme: String, origin: String?), _ variant: Int) {
         let url = target.url
         let request = NavigationRequest(url: url, isMainFrame: variant & 1 == 0, opensNewWindow: variant & 2 != 0)
-        let wasDetached = detached
-        let effects = machine.handle(.navigation(request))
-        guard case .decideNavigation(let decision)? = effects.first else {
-            return fuzzCheck(false, "a navigation was not answered first: \(effects)")
-        }
-        fuzzCheck(!effects.dropFirst().contains { if case .decideNavigation = $0 { true } else { false } },
-                  "a navigation was answered twice: \(effects)")
-        fuzzCheck(!wasDetached || effects.count == 1, "effects after detach: \(effects)")
+        let answer = machine.decide(request)
+        let decision = answer.decision
         let scheme = target.scheme
         if decision == .allow, request.isMainFrame || request.opensNewWindow, scheme != "about" {
             let origin = target.origin
@@ -468,7 +473,55 @@ private struct MachineHarness {
         if case .openExternally(let target) = decision {
             fuzzCheck(target == url && ["http", "https", "mailto", "tel"].contains(scheme), "handed out \(target)")
         }
-        for effect in effects.dropFirst() { perform(effect, .navigation) }
+        guard let redirect = answer.redirect else { return }
+        fuzzCheck(isLive, "a redirect named after the run: \(redirect)")
+        fuzzCheck(decision == .cancel, "a redirect not cancelled: \(decision)")
+        fuzzCheck(request.isMainFrame && !request.opensNewWindow && ["http", "https"].contains(scheme)
+                    && redirect.url == url && redirect.origin == target.origin,
+                  "a redirect named for \(request)")
+        fuzzCheck(target.origin != hostedOrigin && !(fallbackShown && target.origin == fallbackOrigin),
+                  "a redirect to an allowed origin: \(redirect)")
+        fuzzCheck(redirect.load.rawValue == lastLoad, "a redirect of load \(redirect.load) after load #\(lastLoad)")
+        feed(.loadRedirected(redirect), .navigation)
+    }
+
+    /// The current load, as the machine numbers it (`nil` before the first).
+    var currentLoad: WebViewLoadID? { lastLoad == 0 ? nil : WebViewLoadID(rawValue: lastLoad) }
+
+    /// A stray or late answer to a commit (the runner answers each request once, at once, so none comes from it): a
+    /// request never asked for, an earlier one, or the last one again. Taken only when it is the live run's latest
+    /// request of the current load and not answered yet (then its refusal is reported); otherwise ignored with one
+    /// diagnostic. The harness answers every request at once, so a second answer to the latest one is ignored.
+    mutating func strayAnswer(_ variant: Int) {
+        var request = lastRequest ?? BridgeMachine.CommitRequest(
+            id: 0, load: nil, endsUI: false, payload: ConsentPayload(strings: ConsentStrings()), page: PageSignals(),
+            rules: ConsentCommit.Rules())
+        switch variant % 3 {
+        case 0: request.id = requestsSeen + 1
+        case 1: request.id = requestsSeen - 1
+        default: break
+        }
+        let taken = isLive && requestsSeen > 0 && request.id == requestsSeen && request.load == currentLoad
+            && request.id != lastAnswered
+        let effects = machine.handle(.committed(request, .refused(.invalidConsent(.noConsent)), trackingStatus: trackingStatus))
+        if detached {
+            fuzzCheck(effects.isEmpty, "effects after detach: \(effects)")
+        } else if taken {
+            fuzzCheck(effects == [.report(.error(.invalidConsent(.noConsent)))], "the latest request's answer: \(effects)")
+        } else {
+            fuzzCheck(effects.count == 1 && { if case .report(.diagnostic) = effects[0] { true } else { false } }(),
+                      "a stray answer to \(request.id) of \(String(describing: request.load)) taken: \(effects)")
+        }
+        for effect in effects { perform(effect, .answer) }
+    }
+
+    /// A redirect of a load that is not the current one (replaced, or never started): it has no effect.
+    mutating func strayRedirect(_ variant: Int) {
+        let load = variant == 13 && lastLoad > 1 ? lastLoad - 1 : lastLoad + 1
+        let effects = machine.handle(.loadRedirected(BridgeMachine.LoadRedirect(
+            load: WebViewLoadID(rawValue: load), url: URL(string: "https://elsewhere.example/privacy")!,
+            origin: "https://elsewhere.example")))
+        fuzzCheck(effects.isEmpty, "a redirect of load \(load) after load #\(lastLoad) had effects: \(effects)")
     }
 
     /// Feeds `input` and performs its effects in order, as the runner does.
@@ -482,8 +535,6 @@ private struct MachineHarness {
     mutating func perform(_ effect: BridgeMachine.Effect, _ context: Context) {
         fuzzCheck(!detached, "\(effect) after detach")
         switch effect {
-        case .decideNavigation:
-            fuzzCheck(false, "a navigation answer to another input (\(context))")
         case .load(let url, let id):
             fuzzCheck(setup.loadable.contains(url), "loaded \(url)")
             fuzzCheck(id.rawValue == lastLoad + 1, "load \(id) after load #\(lastLoad)")
@@ -502,6 +553,10 @@ private struct MachineHarness {
             }
             commits += 1
             fuzzCheck(commits == 1, "two commits for one message")
+            fuzzCheck(request.id == requestsSeen + 1, "commit \(request.id) after \(requestsSeen) requests")
+            fuzzCheck(request.load == currentLoad, "commit of \(String(describing: request.load)) during #\(lastLoad)")
+            requestsSeen = request.id
+            lastRequest = request
             fuzzCheck(request.rules.source == (fallbackShown ? .fallbackPage : .cmpPage), "commit source \(request.rules.source)")
             answer(request)
         case .report(let event):
@@ -582,7 +637,8 @@ private struct MachineHarness {
         case .success(let prepared):
             outcome = write(prepared)
         }
-        let effects = machine.handle(.committed(outcome, trackingStatus: trackingStatus))
+        let effects = machine.handle(.committed(request, outcome, trackingStatus: trackingStatus))
+        lastAnswered = request.id
         switch outcome {
         case .stored(let summary, _):
             fuzzCheck(effects.filter { $0 == .report(.consentReady(summary)) }.count == 1, "stored but not announced: \(effects)")

@@ -150,7 +150,7 @@ extension ToyDialectDecodingTests {
         #expect(store.iabKeys()["IABTCF_TCString"] == .string(TestStrings.acceptAll))
 
         let answered = machine.handle(.committed(
-            .stored(commit.summary, diagnostics: commit.diagnostics), trackingStatus: .notDetermined))
+            request, .stored(commit.summary, diagnostics: commit.diagnostics), trackingStatus: .notDetermined))
         #expect(answered == [
             .report(.userAction(isRejectAll: nil)), .report(.consentReady(commit.summary)),
             .schedule(.finishDelay, seconds: Self.configuration.finishDelay),

@@ -3,8 +3,9 @@ import Testing
 @testable import IABInAppConsent
 @testable import WebCMPBridge
 
-/// Load events and navigation decisions (`BridgeMachine+Loading.swift`): events of replaced loads, the kinds of load
-/// failure, HTTP error statuses, a terminated web content process, and redirects before the page answered.
+/// Load events (`BridgeMachine+Loading.swift`) and navigation decisions (`BridgeMachine+Navigation.swift`): events of
+/// replaced loads, the kinds of load failure, HTTP error statuses, a terminated web content process, and redirects
+/// before the page answered.
 extension BridgeMachineTests {
     /// The load failure of load 1 ("offline", no URL), as ``ConsentBridgeError/loadFailed(_:)``.
     static let offline = ConsentBridgeError.loadFailed(WebViewLoadError(url: nil, reason: "offline"))
@@ -170,21 +171,30 @@ extension BridgeMachineTests {
     /// Where redirects and links go in the rows.
     static let elsewhere = URL(string: "https://elsewhere.example/landing")!
     /// The error of a redirect to ``elsewhere`` before the page answered.
-    static let redirected = ConsentBridgeError.loadFailed(WebViewLoadError(
-        url: elsewhere,
-        reason: "the page was redirected to \"https://elsewhere.example\" before it loaded, which is not an allowed "
-            + "origin (BridgeConfiguration.allowedOrigins)"))
+    static let redirected = redirectedTo(elsewhere.absoluteString, origin: "https://elsewhere.example")
+    /// Gravito configured, external links blocked.
+    static let gravitoBlockingLinks: Configure = {
+        $0.dialect = .gravito
+        $0.externalLinks = .block
+    }
+
+    /// The error of a redirect to `url` (of origin `origin`) before the page answered.
+    static func redirectedTo(_ url: String, origin: String) -> ConsentBridgeError {
+        .loadFailed(WebViewLoadError(
+            url: URL(string: url),
+            reason: "the page was redirected to \"\(origin)\" before it loaded, which is not an allowed "
+                + "origin (BridgeConfiguration.allowedOrigins)"))
+    }
 
     @Test(arguments: [
-        Transition(
+        NavigationRow(
             "a redirect away before the page answered: cancelled, and the run fails", configure: gravitoDialect,
-            started + [.navigate(elsewhere.absoluteString)],
-            effects: [.decideNavigation(.cancel)] + failedWhileLoading(redirected), state: .invalidated),
-        Transition(
+            started, .to(elsewhere.absoluteString), decision: .cancel, redirectOf: 1,
+            effects: failedWhileLoading(redirected), state: .invalidated),
+        NavigationRow(
             "with a fallback page, it loads instead", configure: gravitoWithFallback,
-            started + [.navigate(elsewhere.absoluteString)],
+            started, .to(elsewhere.absoluteString), decision: .cancel, redirectOf: 1,
             effects: [
-                .decideNavigation(.cancel),
                 .diagnostic(
                     "the CMP page failed to load: the page was redirected to \"https://elsewhere.example\" before it "
                         + "loaded, which is not an allowed origin (BridgeConfiguration.allowedOrigins); showing the app's "
@@ -192,61 +202,109 @@ extension BridgeMachineTests {
                 .cancel(.ready), .readyTimer, .loadFallback(2),
             ],
             state: .loading),
-        Transition(
+        NavigationRow(
+            "the fallback page redirected before it answered: the run fails, no second fallback",
+            configure: gravitoWithFallback,
+            started + [offlineInput], .to(elsewhere.absoluteString), decision: .cancel, redirectOf: 2,
+            effects: failedWhileLoading(redirected), state: .invalidated),
+        NavigationRow(
+            "an https page redirected to http is redirected away too", configure: gravitoDialect,
+            started, .to("http://cmp.example.com/app.html"), decision: .cancel, redirectOf: 1,
+            effects: failedWhileLoading(redirectedTo("http://cmp.example.com/app.html", origin: "http://cmp.example.com")),
+            state: .invalidated),
+        NavigationRow(
+            "blocked external links: a redirect before the page answered still fails",
+            configure: gravitoBlockingLinks,
+            started, .to(elsewhere.absoluteString), decision: .cancel, redirectOf: 1,
+            effects: failedWhileLoading(redirected), state: .invalidated),
+        NavigationRow(
             "another origin's document does not count as the page answering", configure: gravitoDialect,
-            started + [.response("https://elsewhere.example/landing", status: 200, load: 1), .navigate(elsewhere.absoluteString)],
-            effects: [.decideNavigation(.cancel)] + failedWhileLoading(redirected), state: .invalidated),
-        Transition(
+            started + [.response("https://elsewhere.example/landing", status: 200, load: 1)], .to(elsewhere.absoluteString),
+            decision: .cancel, redirectOf: 1, effects: failedWhileLoading(redirected), state: .invalidated),
+        NavigationRow(
             "after a finished load it is a link: it opens outside", configure: gravitoDialect,
-            started + [.finished(load: 1), .navigate(elsewhere.absoluteString)],
-            effects: [.decideNavigation(.openExternally(elsewhere))], state: .loading),
-        Transition(
+            started + [.finished(load: 1)], .to(elsewhere.absoluteString), decision: .openExternally(elsewhere),
+            state: .loading),
+        NavigationRow(
             "after the page's own document arrived too", configure: gravitoDialect,
-            started + [.response("https://cmp.example.com/app.html", status: 200, load: 1), .navigate(elsewhere.absoluteString)],
-            effects: [.decideNavigation(.openExternally(elsewhere))], state: .loading),
-        Transition(
+            started + [.response("https://cmp.example.com/app.html", status: 200, load: 1)], .to(elsewhere.absoluteString),
+            decision: .openExternally(elsewhere), state: .loading),
+        NavigationRow(
             "after a message too", configure: gravitoDialect,
-            started + [.gravito(#"{"type":"CMP-loaded"}"#), .navigate(elsewhere.absoluteString)],
-            effects: [.decideNavigation(.openExternally(elsewhere))], state: .ready),
-        Transition(
+            started + [.gravito(#"{"type":"CMP-loaded"}"#)], .to(elsewhere.absoluteString),
+            decision: .openExternally(elsewhere), state: .ready),
+        NavigationRow(
             "blocked external links are cancelled",
+            configure: gravitoBlockingLinks,
+            started + [.finished(load: 1)], .to(elsewhere.absoluteString), decision: .cancel, state: .loading),
+        NavigationRow(
+            "the page's own origin stays, even before it answered", configure: gravitoDialect,
+            started, .to("https://cmp.example.com/second.html"), decision: .allow, state: .loading),
+        NavigationRow(
+            "sub-frames navigate freely", configure: gravitoDialect,
+            started, .to(elsewhere.absoluteString, mainFrame: false), decision: .allow, state: .loading),
+        NavigationRow(
+            "a new window before the page answered is a link, not a redirect", configure: gravitoDialect,
+            started, .to(elsewhere.absoluteString, newWindow: true), decision: .openExternally(elsewhere), state: .loading),
+        NavigationRow(
+            "so is mailto:", configure: gravitoDialect,
+            started, .to("mailto:dpo@example.com"), decision: .openExternally(URL(string: "mailto:dpo@example.com")!),
+            state: .loading),
+        NavigationRow(
+            "javascript: is cancelled, and nothing fails", configure: gravitoDialect,
+            started, .to("javascript:alert(1)"), decision: .cancel, state: .loading),
+        NavigationRow(
+            "a main-frame navigation without a URL is cancelled", configure: gravitoDialect,
+            started, .to(nil), decision: .cancel, state: .loading),
+        NavigationRow(
+            "before the start it is only decided", configure: gravitoDialect,
+            [.attached(setupFailure: nil)], .to(elsewhere.absoluteString), decision: .openExternally(elsewhere),
+            state: .idle),
+        NavigationRow(
+            "tracking before the CMP: nothing loads yet, so it is only decided",
             configure: {
                 $0.dialect = .gravito
-                $0.externalLinks = .block
+                $0.tracking = .beforeCMP
             },
-            started + [.finished(load: 1), .navigate(elsewhere.absoluteString)],
-            effects: [.decideNavigation(.cancel)], state: .loading),
-        Transition(
-            "the page's own origin stays, even before it answered", configure: gravitoDialect,
-            started + [.navigate("https://cmp.example.com/second.html")], effects: [.decideNavigation(.allow)], state: .loading),
-        Transition(
-            "sub-frames navigate freely", configure: gravitoDialect,
-            started + [.navigate(elsewhere.absoluteString, mainFrame: false)],
-            effects: [.decideNavigation(.allow)], state: .loading),
-        Transition(
-            "a new window before the page answered is a link, not a redirect", configure: gravitoDialect,
-            started + [.navigate(elsewhere.absoluteString, newWindow: true)],
-            effects: [.decideNavigation(.openExternally(elsewhere))], state: .loading),
-        Transition(
-            "so is mailto:", configure: gravitoDialect,
-            started + [.navigate("mailto:dpo@example.com")],
-            effects: [.decideNavigation(.openExternally(URL(string: "mailto:dpo@example.com")!))], state: .loading),
-        Transition(
-            "javascript: is cancelled, and nothing fails", configure: gravitoDialect,
-            started + [.navigate("javascript:alert(1)")], effects: [.decideNavigation(.cancel)], state: .loading),
-        Transition(
-            "a main-frame navigation without a URL is cancelled", configure: gravitoDialect,
-            started + [.navigate(nil)], effects: [.decideNavigation(.cancel)], state: .loading),
-        Transition(
-            "before the start it is only decided", configure: gravitoDialect,
-            [.attached(setupFailure: nil), .navigate(elsewhere.absoluteString)],
-            effects: [.decideNavigation(.openExternally(elsewhere))], state: .idle),
-        Transition(
+            started, .to(elsewhere.absoluteString), decision: .openExternally(elsewhere), state: .loading),
+        NavigationRow(
+            "after the UI finished it is only decided", configure: MachineFlows.trackingAfterConsent,
+            MachineFlows.savedWithTrackingPending + [.timerFired(.finishDelay)], .to(elsewhere.absoluteString),
+            decision: .openExternally(elsewhere), state: .finished(.consentSaved)),
+        NavigationRow(
             "the fallback page's origin stays while it shows", configure: gravitoWithFallback,
-            started + [offlineInput, .navigate("webcmp-fallback://app/second.html")],
-            effects: [.decideNavigation(.allow)], state: .loading),
+            started + [offlineInput], .to("webcmp-fallback://app/second.html"), decision: .allow, state: .loading),
+        NavigationRow(
+            "but not before it shows", configure: gravitoWithFallback,
+            started + [.finished(load: 1)], .to("webcmp-fallback://app/second.html"), decision: .cancel, state: .loading),
     ])
-    func navigation(_ row: Transition) {
+    func navigation(_ row: NavigationRow) {
+        row.check()
+    }
+
+    /// A redirect of load `load` to ``elsewhere``, as ``BridgeMachine/decide(_:)`` names it.
+    static func redirect(of load: Int) -> Input {
+        .loadRedirected(BridgeMachine.LoadRedirect(
+            load: WebViewLoadID(rawValue: load), url: elsewhere, origin: "https://elsewhere.example"))
+    }
+
+    /// The runner feeds a redirect back at once; one that comes late (its load replaced or answered since) changes
+    /// nothing.
+    @Test(arguments: [
+        Transition(
+            "a redirect of the current load before it answered fails it", configure: gravitoDialect,
+            started + [redirect(of: 1)], effects: failedWhileLoading(redirected), state: .invalidated),
+        Transition(
+            "a redirect of a replaced load is ignored", configure: gravitoWithFallback,
+            started + [offlineInput, redirect(of: 1)], effects: [], state: .loading),
+        Transition(
+            "a redirect of a load that answered since is ignored", configure: gravitoDialect,
+            started + [.finished(load: 1), redirect(of: 1)], effects: [], state: .loading),
+        Transition(
+            "a redirect before anything loaded is ignored", configure: { $0.tracking = .beforeCMP },
+            started + [redirect(of: 1)], effects: [], state: .loading),
+    ])
+    func lateRedirects(_ row: Transition) {
         row.check()
     }
 
@@ -262,5 +320,51 @@ extension BridgeMachineTests {
         #expect(tracker.isStale(first))
         #expect(!tracker.isStale(second))
         #expect(!tracker.isStale(nil))            // a navigation the page started: the current page
+    }
+}
+
+/// One row of the navigation table: a machine of the configuration (changed by `configure`), fed `inputs`, is asked
+/// about `request` (``BridgeMachine/decide(_:)``); its decision must be `decision`, naming a redirect of load
+/// `redirectOf` (`nil`: none). The redirect fed back as the runner does (``BridgeMachine/Input/loadRedirected(_:)``)
+/// must have exactly `effects`, and the machine is left in `state`.
+struct NavigationRow: @unchecked Sendable, CustomTestStringConvertible {
+    let name: String
+    let configure: @Sendable (inout BridgeConfiguration) -> Void
+    let inputs: [BridgeMachine.Input]
+    let request: NavigationRequest
+    let decision: NavigationDecision
+    let redirectOf: Int?
+    let effects: [BridgeMachine.Effect]
+    let state: ConsentBridge.State
+
+    init(
+        _ name: String, configure: @escaping @Sendable (inout BridgeConfiguration) -> Void = { _ in },
+        _ inputs: [BridgeMachine.Input], _ request: NavigationRequest, decision: NavigationDecision,
+        redirectOf: Int? = nil, effects: [BridgeMachine.Effect] = [], state: ConsentBridge.State
+    ) {
+        self.name = name
+        self.configure = configure
+        self.inputs = inputs
+        self.request = request
+        self.decision = decision
+        self.redirectOf = redirectOf
+        self.effects = effects
+        self.state = state
+    }
+
+    var testDescription: String { name }
+
+    /// Asks the machine, feeds a named redirect back, and compares the answer, the effects and the state.
+    func check(sourceLocation: SourceLocation = #_sourceLocation) {
+        var feeder = Transition(name, configure: configure, inputs, effects: [], state: .idle).feederAfterInputs()
+        let answer = feeder.machine.decide(request)
+        #expect(answer.decision == decision, "\(name)", sourceLocation: sourceLocation)
+        #expect(answer.redirect?.load == redirectOf.map(WebViewLoadID.init(rawValue:)), "\(name)", sourceLocation: sourceLocation)
+        if let redirect = answer.redirect {
+            #expect(redirect.url == request.url, "\(name)", sourceLocation: sourceLocation)
+        }
+        let after = answer.redirect.map { feeder.feed(.loadRedirected($0)) } ?? []
+        #expect(after == effects, "\(name)", sourceLocation: sourceLocation)
+        #expect(feeder.machine.state == state, "\(name)", sourceLocation: sourceLocation)
     }
 }

@@ -147,7 +147,7 @@ extension BridgeMachineTests {
 
     /// The store's answer when it could not write.
     static var storageFailed: Input {
-        .committed(.storageFailed(.tooLarge(bytes: 2_000_000, limit: 1_048_576)), trackingStatus: .notDetermined)
+        .answer(.storageFailed(.tooLarge(bytes: 2_000_000, limit: 1_048_576)))
     }
 
     @Test(arguments: [
@@ -164,7 +164,7 @@ extension BridgeMachineTests {
         Transition(
             "on the fallback page the consent's source says so", configure: gravitoWithFallback,
             started + [offlineInput, .message("jsHandler", MachineBody.gravitoSave(accept), origin: MachinePage.fallbackOrigin)],
-            effects: [.cancel(.ready), .uiReady(.gravito), .commit(MachineCommit.gravitoSave(accept, source: .fallbackPage))],
+            effects: [.cancel(.ready), .uiReady(.gravito), .commit(MachineCommit.gravitoSave(accept, source: .fallbackPage, load: 2))],
             state: .ready),
         Transition(
             "Gravito's save stored: the user's action and the consent; its close message ends the UI",
@@ -202,6 +202,7 @@ extension BridgeMachineTests {
             effects: [
                 .cancel(.ready), .uiReady(.tcf),
                 .commit(BridgeMachine.CommitRequest(
+                    id: 1, load: WebViewLoadID(rawValue: 1), endsUI: true,
                     payload: ConsentPayload(origin: .loaded, strings: ConsentStrings(), gdprApplies: false),
                     page: PageSignals(), rules: MachineCommit.rules())),
             ],
@@ -216,6 +217,7 @@ extension BridgeMachineTests {
             effects: [
                 .cancel(.ready), .uiReady(.onesecondbefore),
                 .commit(BridgeMachine.CommitRequest(
+                    id: 1, load: WebViewLoadID(rawValue: 1), endsUI: true,
                     payload: ConsentPayload(strings: ConsentStrings(tcString: accept), claimedChoices: ClaimedChoices()),
                     page: PageSignals(), rules: MachineCommit.rules())),
             ],
@@ -228,7 +230,7 @@ extension BridgeMachineTests {
             "refused: the error only; nothing stored, the UI stays", configure: tcfDialect,
             started + [
                 .tcf(MachineBody.tcfSave(accept)),
-                .committed(.refused(.invalidConsent(.notServiceSpecific)), trackingStatus: .notDetermined),
+                .answer(.refused(.invalidConsent(.notServiceSpecific))),
             ],
             effects: [.error(.invalidConsent(.notServiceSpecific))], state: .ready),
         Transition(
@@ -241,12 +243,49 @@ extension BridgeMachineTests {
             started + [.tcf(MachineBody.tcfSave(accept, status: "tcloaded")), storageFailed],
             effects: [.error(.storageFailed(.tooLarge(bytes: 2_000_000, limit: 1_048_576)))], state: .ready),
         Transition(
-            "an answer without a commit is ignored", configure: tcfDialect,
-            started + [MachineCommit.stored(accept)], effects: [], state: .loading),
+            "an answer to a commit never asked for is ignored, with a diagnostic", configure: tcfDialect,
+            started + [MachineCommit.stored(accept)], effects: [MachineCommit.ignored(0, "it was never asked for")],
+            state: .loading),
         Transition(
-            "so is a second answer to one commit", configure: tcfDialect,
+            "so is one numbered beyond the requests", configure: tcfDialect,
+            started + [
+                .tcf(MachineBody.tcfSave(accept)),
+                .committed(MachineCommit.tcfSave(accept, id: 2), .stored(MachineCommit.summary(accept), diagnostics: []),
+                           trackingStatus: .notDetermined),
+            ],
+            effects: [MachineCommit.ignored(2, "it was never asked for")], state: .ready),
+        Transition(
+            "an earlier request's late answer is ignored: it must not set the run's consent back", configure: tcfDialect,
+            started + [
+                .tcf(MachineBody.tcfSave(accept, status: "tcloaded")),
+                .tcf(MachineBody.tcfSave(TestStrings.rejectAll)),
+                .committed(
+                    MachineCommit.tcfSave(accept, origin: .loaded, endsUI: false),
+                    .stored(MachineCommit.summary(accept), diagnostics: []), trackingStatus: .notDetermined),
+            ],
+            effects: [MachineCommit.ignored(1, "a later commit was asked for")], state: .ready),
+        Transition(
+            "the latest request's answer is taken, whatever came before", configure: tcfDialect,
+            started + [
+                .tcf(MachineBody.tcfSave(accept, status: "tcloaded")), .tcf(MachineBody.tcfSave(TestStrings.rejectAll)),
+                MachineCommit.stored(TestStrings.rejectAll),
+            ],
+            effects: [.userAction(), .consentReady(TestStrings.rejectAll), .finishDelay], state: .ready),
+        Transition(
+            "a second answer to the latest request is ignored: each request is taken once", configure: tcfDialect,
             started + [.tcf(MachineBody.tcfSave(accept)), MachineCommit.stored(accept), MachineCommit.stored(accept)],
-            effects: [], state: .ready),
+            effects: [MachineCommit.ignored(1, "it was answered already")], state: .ready),
+        Transition(
+            "an answer for a replaced load is ignored (the page reloaded after its process ended)",
+            configure: gravitoDialect,
+            started + [
+                .gravito(MachineBody.gravitoSave(accept)), .webView(.contentProcessDidTerminate), MachineCommit.stored(accept),
+            ],
+            effects: [MachineCommit.ignored(1, "its load was replaced")], state: .loading),
+        Transition(
+            "an answer after the run ended is ignored", configure: MachineFlows.trackingAfterConsent,
+            MachineFlows.savedWithTrackingPending + [.timerFired(.finishDelay), MachineCommit.stored(accept)],
+            effects: [MachineCommit.ignored(1, "no run is live")], state: .finished(.consentSaved)),
     ])
     func saves(_ row: Transition) {
         row.check()
@@ -263,8 +302,9 @@ extension BridgeMachineTests {
     static let gppPage = PageSignals(gppString: gppString, gppApplicableSections: [6])
 
     /// The commit of ``gppUpdate``: the run's saved consent (`tcString`, if any) with the GPP string.
-    static func gppCommit(origin: ConsentPayload.Origin, tcString: String? = nil) -> Effect {
+    static func gppCommit(origin: ConsentPayload.Origin, tcString: String? = nil, id: Int = 1) -> Effect {
         .commit(BridgeMachine.CommitRequest(
+            id: id, load: WebViewLoadID(rawValue: 1), endsUI: false,
             payload: ConsentPayload(
                 origin: origin,
                 strings: ConsentStrings(tcString: tcString, gppString: gppString, gppApplicableSections: [6])),
@@ -296,7 +336,7 @@ extension BridgeMachineTests {
             "a GPP string after a save updates the saved consent", configure: tcfDialect,
             started + [.tcf(MachineBody.tcfSave(accept)), MachineCommit.stored(accept), .tcf(gppUpdate)],
             effects: [
-                gppCommit(origin: .loaded, tcString: accept),
+                gppCommit(origin: .loaded, tcString: accept, id: 2),
             ],
             state: .ready),
         Transition(
@@ -337,6 +377,7 @@ extension BridgeMachineTests {
             ],
             effects: [
                 .commit(BridgeMachine.CommitRequest(
+                    id: 2, load: WebViewLoadID(rawValue: 1), endsUI: false,
                     payload: ConsentPayload(origin: .loaded, strings: ConsentStrings(tcString: accept, usPrivacy: "1YNN")),
                     page: PageSignals(usPrivacy: "1YNN"), rules: MachineCommit.rules())),
             ],

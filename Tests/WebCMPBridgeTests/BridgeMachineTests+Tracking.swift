@@ -96,7 +96,7 @@ extension BridgeMachineTests {
             MachineFlows.startedSteps + [
                 (.tcf(MachineBody.tcfSave(accept)), [.cancel(.ready), .uiReady(.tcf), .commit(MachineCommit.tcfSave(accept))]),
                 (
-                    .committed(.stored(MachineCommit.summary(accept), diagnostics: []), trackingStatus: .denied),
+                    .answer(.stored(MachineCommit.summary(accept), diagnostics: []), trackingStatus: .denied),
                     [.userAction(), .consentReady(accept), .finishDelay]
                 ),
                 (.timerFired(.finishDelay), [.finished(.consentSaved), .detach]),

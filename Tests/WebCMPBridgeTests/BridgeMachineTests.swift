@@ -5,7 +5,9 @@ import Testing
 
 /// Table tests of ``BridgeMachine``: every transition is a row of inputs → the exact effects of the last input and the
 /// state the machine is left in. No runner, no clock, no web view: the rows feed the machine what ``ConsentBridge``
-/// would (including its answers, ``BridgeMachine/Input/committed(_:trackingStatus:)``), so a row names every effect.
+/// would (including its answers, ``BridgeMachine/Input/committed(_:_:trackingStatus:)``, which hand back the request
+/// the machine asked for last: ``RowFeeder``), so a row names every effect. Navigations are answered by
+/// ``BridgeMachine/decide(_:)``, in a table of their own (``NavigationRow``).
 ///
 /// One file per source concern, as in `Sources/WebCMPBridge/Bridge/Machine/`: this one holds the rows' vocabulary and
 /// the machine's own concerns (attaching, starting, the ready timeout, invalidation); `+Loading`, `+Messages`,
@@ -218,9 +220,14 @@ import Testing
         InputCase("app active", .appActive),
         InputCase("tracking answered", .trackingAnswered(.success(.authorized))),
         InputCase("tracking failed", .trackingAnswered(.failure(.missingUsageDescription))),
-        InputCase(
-            "committed", .committed(.stored(MachineCommit.summary(TestStrings.acceptAll), diagnostics: []), trackingStatus: .notDetermined)),
-        InputCase("commit refused", .committed(.refused(.invalidConsent(.noConsent)), trackingStatus: .notDetermined)),
+        InputCase("committed", .committed(
+            MachineCommit.tcfSave(TestStrings.acceptAll), .stored(MachineCommit.summary(TestStrings.acceptAll), diagnostics: []),
+            trackingStatus: .notDetermined)),
+        InputCase("commit refused", .committed(
+            MachineCommit.tcfSave(TestStrings.acceptAll), .refused(.invalidConsent(.noConsent)), trackingStatus: .notDetermined)),
+        InputCase("a redirect of the first load", .loadRedirected(BridgeMachine.LoadRedirect(
+            load: WebViewLoadID(rawValue: 1), url: URL(string: "https://elsewhere.example/landing")!,
+            origin: "https://elsewhere.example"))),
         InputCase("the tracking-settle timer", .timerFired(.trackingSettle)),
         InputCase("presentation covered", .presentationCovered),
         InputCase("presentation uncovered", .presentationUncovered),
@@ -243,18 +250,16 @@ import Testing
         #expect(machine.state == .invalidated)
     }
 
-    /// The one input that still has an answer: a navigation (the web view no longer asks once the runner detached,
-    /// but ``ConsentBridge/decidePolicy(for:)`` is public). It is the navigation policy's decision alone: no failure,
-    /// no report, nothing else.
+    /// A navigation is still answered (the web view no longer asks once the runner detached, but
+    /// ``ConsentBridge/decidePolicy(for:)`` is public): the navigation policy's decision alone, never a redirect.
     @Test(arguments: phases)
-    func aNavigationAfterInvalidationIsOnlyAnswered(_ phase: Transition) {
+    func aNavigationAfterInvalidationIsOnlyDecided(_ phase: Transition) {
         var machine = phase.machineAfterInputs()
         _ = machine.handle(.invalidate)
-        #expect(machine.handle(.navigate("https://elsewhere.example/landing")) == [
-            .decideNavigation(.openExternally(URL(string: "https://elsewhere.example/landing")!)),
-        ])
-        #expect(machine.handle(.navigate("javascript:alert(1)")) == [.decideNavigation(.cancel)])
-        #expect(machine.handle(.navigate("https://cmp.example.com/second.html")) == [.decideNavigation(.allow)])
+        #expect(machine.decide(.to("https://elsewhere.example/landing")) == BridgeMachine.NavigationAnswer(
+            decision: .openExternally(URL(string: "https://elsewhere.example/landing")!)))
+        #expect(machine.decide(.to("javascript:alert(1)")) == BridgeMachine.NavigationAnswer(decision: .cancel))
+        #expect(machine.decide(.to("https://cmp.example.com/second.html")) == BridgeMachine.NavigationAnswer(decision: .allow))
     }
 
     @Test func theRunEndingOnItsOwnDetachesOnce() {
@@ -304,18 +309,23 @@ struct Transition: @unchecked Sendable, CustomTestStringConvertible {
 
     /// A machine of this row's configuration, fed every input.
     func machineAfterInputs() -> BridgeMachine {
-        var machine = MachinePage.machine(renewalReason: renewalReason, configure)
-        for input in inputs { _ = machine.handle(input) }
-        return machine
+        feederAfterInputs().machine
+    }
+
+    /// A feeder of this row's configuration, fed every input.
+    func feederAfterInputs() -> RowFeeder {
+        var feeder = RowFeeder(MachinePage.machine(renewalReason: renewalReason, configure))
+        for input in inputs { _ = feeder.feed(input) }
+        return feeder
     }
 
     /// Feeds the inputs and compares the last one's effects and the state.
     func check(sourceLocation: SourceLocation = #_sourceLocation) {
-        var machine = MachinePage.machine(renewalReason: renewalReason, configure)
+        var feeder = RowFeeder(MachinePage.machine(renewalReason: renewalReason, configure))
         var last: [BridgeMachine.Effect] = []
-        for input in inputs { last = machine.handle(input) }
+        for input in inputs { last = feeder.feed(input) }
         #expect(last == effects, "\(name)", sourceLocation: sourceLocation)
-        #expect(machine.state == state, "\(name)", sourceLocation: sourceLocation)
+        #expect(feeder.machine.state == state, "\(name)", sourceLocation: sourceLocation)
     }
 }
 
@@ -347,11 +357,37 @@ struct Flow: @unchecked Sendable, CustomTestStringConvertible {
 
     /// Feeds the steps and compares each one's effects, then the state.
     func check(sourceLocation: SourceLocation = #_sourceLocation) {
-        var machine = MachinePage.machine(configure)
+        var feeder = RowFeeder(MachinePage.machine(configure))
         for (index, step) in steps.enumerated() {
-            #expect(machine.handle(step.input) == step.effects, "\(name), step \(index + 1)", sourceLocation: sourceLocation)
+            #expect(feeder.feed(step.input) == step.effects, "\(name), step \(index + 1)", sourceLocation: sourceLocation)
         }
-        #expect(machine.state == state, "\(name)", sourceLocation: sourceLocation)
+        #expect(feeder.machine.state == state, "\(name)", sourceLocation: sourceLocation)
+    }
+}
+
+/// Feeds a machine as ``ConsentBridge`` does: the store's answer to a commit hands back the request it answers. An
+/// answer written with ``BridgeMachine/CommitRequest/latest`` (``MachineCommit/stored(_:diagnostics:)``,
+/// ``BridgeMachine/Input/answer(_:trackingStatus:)``) is handed the request the machine asked for last; before any,
+/// the placeholder goes in as it is (a request never asked for).
+struct RowFeeder {
+    /// The machine.
+    private(set) var machine: BridgeMachine
+    /// The request of the last ``BridgeMachine/Effect/commit(_:)`` so far.
+    private(set) var latestCommit: BridgeMachine.CommitRequest?
+
+    init(_ machine: BridgeMachine) {
+        self.machine = machine
+    }
+
+    /// Feeds `input` (its placeholder answer completed) and returns its effects.
+    mutating func feed(_ input: BridgeMachine.Input) -> [BridgeMachine.Effect] {
+        var input = input
+        if case .committed(let request, let outcome, let status) = input, request == .latest, let latestCommit {
+            input = .committed(latestCommit, outcome, trackingStatus: status)
+        }
+        let effects = machine.handle(input)
+        for case .commit(let request) in effects { latestCommit = request }
+        return effects
     }
 }
 
@@ -439,11 +475,13 @@ enum MachineCommit {
             source: source)
     }
 
-    /// The commit of a Gravito save of `tcString` (Gravito sends its complete non-TCF data).
+    /// The commit of a Gravito save of `tcString` (Gravito sends its complete non-TCF data; its close message, not
+    /// the save, ends the UI): the run's request `id` of load `load`.
     static func gravitoSave(
-        _ tcString: String, configVersion: String? = nil, source: ConsentSource = .cmpPage
+        _ tcString: String, configVersion: String? = nil, source: ConsentSource = .cmpPage, id: Int = 1, load: Int = 1
     ) -> BridgeMachine.CommitRequest {
         BridgeMachine.CommitRequest(
+            id: id, load: WebViewLoadID(rawValue: load), endsUI: false,
             payload: ConsentPayload(strings: ConsentStrings(tcString: tcString)), page: PageSignals(),
             rules: rules(keepsPreviousNonTCFData: false, configVersion: configVersion, source: source))
     }
@@ -453,11 +491,15 @@ enum MachineCommit {
         ConsentPayload(origin: origin, strings: ConsentStrings(tcString: tcString))
     }
 
-    /// The commit of a forwarded TCF event with `tcString`, with the page's signals `page`.
+    /// The commit of a forwarded TCF event with `tcString`, with the page's signals `page`: the run's request `id` of
+    /// load `load`; `endsUI`: the user's save on a dialect without a close message ends the UI.
     static func tcfSave(
-        _ tcString: String, origin: ConsentPayload.Origin = .userAction, page: PageSignals = PageSignals()
+        _ tcString: String, origin: ConsentPayload.Origin = .userAction, page: PageSignals = PageSignals(), id: Int = 1,
+        load: Int = 1, endsUI: Bool = true
     ) -> BridgeMachine.CommitRequest {
-        BridgeMachine.CommitRequest(payload: tcfPayload(tcString, origin: origin), page: page, rules: rules())
+        BridgeMachine.CommitRequest(
+            id: id, load: WebViewLoadID(rawValue: load), endsUI: endsUI, payload: tcfPayload(tcString, origin: origin),
+            page: page, rules: rules())
     }
 
     /// What the store reports for stored consent with `tcString` (the machine passes it on as it is).
@@ -467,10 +509,22 @@ enum MachineCommit {
             gdprApplies: true, expirationDate: nil, savedAt: Date(timeIntervalSince1970: 1_750_000_000))
     }
 
-    /// The store's answer: `tcString` was stored, the app's tracking status not determined.
+    /// The store's answer to the latest request: `tcString` was stored, the app's tracking status not determined.
     static func stored(_ tcString: String?, diagnostics: [String] = []) -> BridgeMachine.Input {
-        .committed(.stored(summary(tcString), diagnostics: diagnostics), trackingStatus: .notDetermined)
+        .answer(.stored(summary(tcString), diagnostics: diagnostics))
     }
+
+    /// The diagnostic of an answer the machine ignores.
+    static func ignored(_ id: Int, _ why: String) -> BridgeMachine.Effect {
+        .diagnostic("ignored the store's answer to commit \(id): \(why)")
+    }
+}
+
+extension BridgeMachine.CommitRequest {
+    /// The placeholder of "the request the machine asked for last" (``RowFeeder``).
+    static let latest = BridgeMachine.CommitRequest(
+        id: 0, load: nil, endsUI: false, payload: ConsentPayload(strings: ConsentStrings()), page: PageSignals(),
+        rules: MachineCommit.rules())
 }
 
 // MARK: - Input and effect shorthands
@@ -509,9 +563,18 @@ extension BridgeMachine.Input {
             url.flatMap(URL.init(string:)), statusCode: status, load: load.map(WebViewLoadID.init(rawValue:))))
     }
 
-    /// A navigation to `url`.
-    static func navigate(_ url: String?, mainFrame: Bool = true, newWindow: Bool = false) -> Self {
-        .navigation(NavigationRequest(url: url.flatMap(URL.init(string:)), isMainFrame: mainFrame, opensNewWindow: newWindow))
+    /// The store's answer to the request the machine asked for last (``RowFeeder``).
+    static func answer(
+        _ outcome: BridgeMachine.CommitOutcome, trackingStatus: TrackingAuthorizationStatus = .notDetermined
+    ) -> Self {
+        .committed(.latest, outcome, trackingStatus: trackingStatus)
+    }
+}
+
+extension NavigationRequest {
+    /// A navigation to `url` (the main frame's unless said otherwise).
+    static func to(_ url: String?, mainFrame: Bool = true, newWindow: Bool = false) -> Self {
+        NavigationRequest(url: url.flatMap(URL.init(string:)), isMainFrame: mainFrame, opensNewWindow: newWindow)
     }
 }
 

@@ -51,6 +51,26 @@ import Testing
         #expect(harness.tracking.requests == 0)
     }
 
+    /// The runner answers each commit with the request the machine asked it to commit (the machine keeps no copy):
+    /// every save of a run is announced, and no answer is ignored as stray.
+    @Test func eachCommitIsAnsweredWithItsOwnRequest() {
+        let harness = BridgeHarness(dialect: .tcf)
+        for (status, tcString) in [("tcloaded", TestStrings.analyticsOnly), ("useractioncomplete", TestStrings.acceptAll)] {
+            harness.webView.post("webcmpTCF", .object([
+                "type": .string("tcf"), "eventStatus": .string(status), "tcString": .string(tcString),
+            ]))
+        }
+        let announced = harness.events.compactMap { event -> String? in
+            if case .consentReady(let summary) = event { return summary.strings.tcString }
+            return nil
+        }
+        #expect(announced == [TestStrings.analyticsOnly, TestStrings.acceptAll])
+        #expect(!harness.events.contains { event in
+            if case .diagnostic(let text) = event { return text.hasPrefix("ignored the store's answer") }
+            return false
+        })
+    }
+
     /// A timer the machine replaced never fires late: the runner tells a replaced timer's work apart.
     @Test func aReplacedReadyTimerDoesNotFire() {
         let harness = BridgeHarness(dialect: .gravito) { $0.readyTimeout = 10 }

@@ -155,11 +155,9 @@ public final class ConsentBridge {
     /// origin (or the fallback page is shown), instead of opening the redirect target in the browser. Add the origin
     /// to ``BridgeConfiguration/allowedOrigins``, or configure the final URL, to load it in the consent UI.
     package func decidePolicy(for request: NavigationRequest) -> NavigationDecision {
-        var decision = NavigationDecision.allow
-        for effect in machine.handle(.navigation(request)) {
-            if case .decideNavigation(let answer) = effect { decision = answer } else { perform(effect) }
-        }
-        return decision
+        let answer = machine.decide(request)
+        if let redirect = answer.redirect { handle(.loadRedirected(redirect)) }
+        return answer.decision
     }
 
     // MARK: Running the machine
@@ -174,8 +172,6 @@ public final class ConsentBridge {
     private func perform(_ effect: BridgeMachine.Effect) {
         guard !detached else { return }
         switch effect {
-        case .decideNavigation:
-            break
         case .load(let url, let id):
             webView?.load(url, id: id)
         case .evaluate(let script):
@@ -183,7 +179,7 @@ public final class ConsentBridge {
         case .injectStoredRecord(let origin):
             webView?.evaluateJavaScript(CMPScripts.cookieData(record: store.record(), targetOrigin: origin))
         case .commit(let request):
-            handle(.committed(commit(request), trackingStatus: trackingAuthorizer.status()))
+            handle(.committed(request, commit(request), trackingStatus: trackingAuthorizer.status()))
         case .report(let event):
             report(event)
         case .schedule(let timer, let seconds):

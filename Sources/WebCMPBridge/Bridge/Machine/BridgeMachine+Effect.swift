@@ -3,16 +3,14 @@ import Foundation
 extension BridgeMachine {
     /// What the runner does, in order, for one input.
     enum Effect: Sendable, Hashable {
-        /// The answer to ``Input/navigation(_:)``: always the first effect of that input, and given in every phase (an
-        /// answer, not an action: it is the only effect after ``detach``).
-        case decideNavigation(NavigationDecision)
         /// Load `url` in the web view as the load `id`.
         case load(URL, id: WebViewLoadID)
         /// Evaluate this JavaScript in the page (every value in it came through ``JavaScriptLiteral``).
         case evaluate(String)
         /// Post the stored record to the page (Gravito's `cookieData`), to `targetOrigin` only.
         case injectStoredRecord(targetOrigin: String)
-        /// Run ``ConsentCommit`` and store its result; answer with ``Input/committed(_:trackingStatus:)``.
+        /// Run ``ConsentCommit`` and store its result; answer with ``Input/committed(_:_:trackingStatus:)``, handing
+        /// the request back.
         case commit(CommitRequest)
         /// Report an event to the delegate, the streams and the log.
         case report(ConsentBridgeEvent)
@@ -38,13 +36,22 @@ extension BridgeMachine {
         /// Remove every stored consent (``BridgeConfiguration/clearsConsentOnTimeout``).
         case clearStore
         /// Stop everything: cancel every timer and task, remove the handlers and user scripts, finish the event
-        /// streams. Always the last effect; afterwards the machine emits nothing but the answer to a navigation
-        /// (``decideNavigation(_:)``, the navigation policy's decision alone).
+        /// streams. Always the last effect; afterwards the machine emits nothing (a navigation is still answered by
+        /// ``BridgeMachine/decide(_:)``: the navigation policy's decision alone).
         case detach
     }
 
-    /// What to commit: the payload, the page's signals and the rules. The runner adds the stored record and `now`.
+    /// What to commit: the payload, the page's signals and the rules, and what its answer needs — which request of
+    /// which load it is, and whether its success ends the UI. The runner adds the stored record and `now`, and hands
+    /// the request back with the store's answer (``Input/committed(_:_:trackingStatus:)``): the machine keeps no
+    /// commit of its own while the runner commits.
     struct CommitRequest: Sendable, Hashable {
+        /// The request's number in its run (1, 2, …): the machine takes only the answer to the run's latest request.
+        var id: Int
+        /// The load whose page sent it (`nil`: none was started yet); an answer for a replaced load is ignored.
+        var load: WebViewLoadID?
+        /// Whether its success ends the UI (after ``BridgeConfiguration/finishDelay``).
+        var endsUI: Bool
         /// What the page sent (or the run's consent updated by a page signal).
         var payload: ConsentPayload
         /// The page's latest GPP and US Privacy strings.

@@ -11,9 +11,10 @@ extension BridgeMachine {
         case start(readyTimeoutWaitsForPresentation: Bool = false, trackingStatus: TrackingAuthorizationStatus)
         /// The web view reported an event (a message, or a load event tagged with its load).
         case webView(WebViewEvent)
-        /// The web view asks what to do with a navigation; the answer is the first effect,
-        /// ``Effect/decideNavigation(_:)``.
-        case navigation(NavigationRequest)
+        /// A navigation ``BridgeMachine/decide(_:)`` found to be the load `redirect.load` itself going away from the
+        /// allowed origins before the page answered (the runner feeds it right after the decision): the load fails.
+        /// Ignored when that load was replaced or has answered since.
+        case loadRedirected(LoadRedirect)
         /// A timer the machine scheduled fired.
         case timerFired(Timer)
         /// A UI now shows the web view.
@@ -33,8 +34,10 @@ extension BridgeMachine {
             Result<TrackingAuthorizationStatus, TrackingAuthorizationError>, statusNow: TrackingAuthorizationStatus? = nil)
         /// App Tracking Transparency's status, read again (the answer to ``Effect/readTrackingStatus``).
         case trackingStatusRead(TrackingAuthorizationStatus)
-        /// The store's answer to ``Effect/commit(_:)``, with App Tracking Transparency's status at that moment.
-        case committed(CommitOutcome, trackingStatus: TrackingAuthorizationStatus)
+        /// The store's answer to ``Effect/commit(_:)``: the request it answers, handed back, the outcome, and App
+        /// Tracking Transparency's status at that moment. Taken only for the live run's latest request of the current
+        /// load; any other (a stray or late answer) is ignored with a diagnostic.
+        case committed(CommitRequest, CommitOutcome, trackingStatus: TrackingAuthorizationStatus)
         /// The app invalidates the bridge.
         case invalidate
     }

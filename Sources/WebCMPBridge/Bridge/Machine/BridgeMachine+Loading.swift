@@ -1,6 +1,6 @@
 import Foundation
 
-/// Load events, navigation decisions and a terminated web content process.
+/// Load events and a terminated web content process.
 extension BridgeMachine {
     /// Handles a load event of the web view (not a message).
     ///
@@ -62,26 +62,6 @@ extension BridgeMachine {
         withRun { $0.loads.recovery = .reloaded }
         report(.diagnostic("the web content process terminated; reloading the CMP page once"), &out)
         load(url, &out)
-    }
-
-    /// What the web view does with a navigation of the CMP page (``NavigationPolicy``): the page stays unless the user
-    /// follows a link away from it, which opens outside the consent UI.
-    ///
-    /// Before the page being loaded has answered, a main-frame `http(s)` navigation away from the allowed origins is
-    /// the load itself going elsewhere (an HTTP redirect to another host, a script redirect before the page shows),
-    /// not a link the user followed: it is cancelled and the run fails with ``ConsentBridgeError/loadFailed(_:)``
-    /// naming the origin (or the fallback page is shown).
-    mutating func decide(_ request: NavigationRequest, _ out: inout Effects) {
-        let decision = NavigationPolicy.decide(
-            request, allowedOrigins: allowedOrigins, externalLinks: configuration.externalLinks)
-        guard decision != .allow, let run, !run.loads.answered, request.isMainFrame, !request.opensNewWindow,
-            let url = request.url, ["http", "https"].contains(url.scheme?.lowercased()),
-            let target = SecurityOrigin.origin(of: url)
-        else { return out.append(.decideNavigation(decision)) }
-        out.append(.decideNavigation(.cancel))
-        fail(.loadFailed(WebViewLoadError(
-            url: url, reason: "the page was redirected to \(UntrustedText.quoted(target)) before it loaded, which is "
-                + "not an allowed origin (BridgeConfiguration.allowedOrigins)")), &out)
     }
 
     /// Whether a main-frame response is the consent UI's own document (from an allowed origin; a response without

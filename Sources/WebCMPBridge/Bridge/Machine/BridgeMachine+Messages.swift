@@ -99,28 +99,33 @@ extension BridgeMachine {
 
     // MARK: Commit
 
-    /// Asks the runner to commit `payload` (``Effect/commit(_:)``); `endsUI`: a stored commit ends the UI after
-    /// ``BridgeConfiguration/finishDelay``.
+    /// Asks the runner to commit `payload` (``Effect/commit(_:)``) as the run's next request, of the current load;
+    /// `endsUI`: a stored commit ends the UI after ``BridgeConfiguration/finishDelay``.
     private mutating func commit(_ payload: ConsentPayload, rules: any MessageDialect, endsUI: Bool, _ out: inout Effects) {
         guard let run = withRun({ run in
-            run.pendingCommit = (payload, endsUI)
+            run.commitsAsked += 1
             return run
         }) else { return }
         out.append(.commit(CommitRequest(
-            payload: payload, page: run.page,
+            id: run.commitsAsked, load: run.loads.current, endsUI: endsUI, payload: payload, page: run.page,
             rules: configuration.commitRules(
                 dialect: rules, pageConfigVersion: run.configVersion,
                 source: run.loads.showsFallback ? .fallbackPage : .cmpPage))))
     }
 
-    /// The store's answer: on success the consent is announced, tracking is decided, and the UI may end.
+    /// The store's answer to `request`: on success the consent is announced, tracking is decided, and the UI may end.
+    /// Only the answer to the live run's latest request of the current load is taken: the runner answers each request
+    /// at once, so any other is stray or late (after the run ended, for a replaced load, or superseded by a later
+    /// request whose answer must not be set back); it is ignored with a diagnostic.
     mutating func committed(
-        _ outcome: CommitOutcome, trackingStatus: TrackingAuthorizationStatus, _ out: inout Effects
+        _ request: CommitRequest, _ outcome: CommitOutcome, trackingStatus: TrackingAuthorizationStatus,
+        _ out: inout Effects
     ) {
-        guard let (payload, endsUI) = withRun({ run in
-            defer { run.pendingCommit = nil }
-            return run.pendingCommit
-        }) ?? nil else { return }
+        if let stray = strayness(of: request) {
+            return report(.diagnostic("ignored the store's answer to commit \(request.id): \(stray)"), &out)
+        }
+        withRun { $0.lastCommitAnswered = request.id }
+        let payload = request.payload
         let userAction = payload.origin == .userAction
         switch outcome {
         case .refused(let error):
@@ -141,7 +146,18 @@ extension BridgeMachine {
             }
             for diagnostic in diagnostics { report(.diagnostic(diagnostic), &out) }
             report(.consentReady(summary), &out)
-            if endsUI { finishAfterSettling(&out) }
+            if request.endsUI { finishAfterSettling(&out) }
         }
+    }
+
+    /// Why an answer to `request` is not the one the machine waits for (`nil`: it is).
+    private func strayness(of request: CommitRequest) -> String? {
+        guard let run else { return "no run is live" }
+        guard request.id == run.commitsAsked, run.commitsAsked > 0 else {
+            return request.id < run.commitsAsked ? "a later commit was asked for" : "it was never asked for"
+        }
+        guard request.load == run.loads.current else { return "its load was replaced" }
+        guard request.id != run.lastCommitAnswered else { return "it was answered already" }
+        return nil
     }
 }

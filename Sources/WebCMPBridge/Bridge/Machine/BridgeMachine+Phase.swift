@@ -46,16 +46,6 @@ extension BridgeMachine {
         case settling
     }
 
-    /// Privacy settings (``ConsentUIMode/settings``).
-    enum SettingsProgress: Sendable, Hashable {
-        /// Not requested (the consent mode).
-        case notRequested
-        /// To be opened when the page is ready; the opening may already have noted a UI the page showed itself.
-        case pending(SettingsOpening)
-        /// Opening on evidence (``SettingsOpening``), or opened, or failed.
-        case opening(SettingsOpening)
-    }
-
     /// What a run stored, as one value: it changes only when the store reports a commit stored.
     struct ConsentProgress: Sendable {
         /// The last payload stored in this run (page signals update it).
@@ -91,11 +81,25 @@ extension BridgeMachine {
         var page = PageSignals()
         /// The page's GPP UI, shown and hidden.
         var gppProgress = GPPUIProgress()
-        /// Privacy settings.
-        var settings: SettingsProgress
+        /// Opening the CMP's privacy settings (``ConsentUIMode/settings``; `nil` in the consent mode): started once the
+        /// page is ready, anew for every page a terminated web content process reloads.
+        var settings: SettingsOpening?
         /// What this run stored: the last payload, whether the user chose, whether tracking is due after the UI.
         var consent = ConsentProgress()
-        /// The commit under way: its payload, and whether its success ends the UI.
-        var pendingCommit: (payload: ConsentPayload, endsUI: Bool)?
+        /// How many commits this run asked for: numbers the requests (``CommitRequest/id``); only the answer to the
+        /// latest one is taken, so an older request's late answer cannot set the run's consent back.
+        var commitsAsked = 0
+        /// The id of the last request whose answer was taken: a second answer to one request is ignored too.
+        var lastCommitAnswered = 0
+    }
+
+    /// Whether a UI shows the web view (presentation and run are independent: a pre-warmed page loads unpresented).
+    enum Presentation: Sendable, Hashable {
+        /// No UI shows it.
+        case hidden
+        /// A UI shows it on screen.
+        case shown
+        /// A UI shows it but is covered (``Input/presentationCovered``): another screen pushed or presented over it.
+        case covered
     }
 }

@@ -24,37 +24,23 @@ extension BridgeMachine {
 
     /// In settings mode, starts opening the CMP's preferences, once per page load.
     mutating func openSettingsIfNeeded(_ out: inout Effects) {
-        guard var run, case .pending(var opening) = run.settings else { return }
+        guard let opening = run?.settings, !opening.isStarted else { return }
         guard evidenceRules != nil else {
-            run.settings = .opening(opening)
-            self.run = run
             let dialect = settingsRules?.dialect.rawValue ?? "unknown"
             return fail(.privacySettingsNotOpened("the page's dialect (\(dialect)) reports no UI, and no TCF/GPP listener runs"), &out)
         }
-        let opener = configuration.privacySettings ?? settingsRules?.defaultSettingsOpener ?? .default(for: nil)
-        let actions = opening.start(candidates: opener.candidates)
-        run.settings = .opening(opening)
-        self.run = run
+        let candidates = (configuration.privacySettings ?? settingsRules?.defaultSettingsOpener ?? .default(for: nil)).candidates
+        guard let actions = withRun({ $0.settings?.start(candidates: candidates) }) ?? nil else { return }
         perform(actions, timersRan: false, &out)
     }
 
     /// The CMP showed its UI (TCF `cmpuishown`, GPP `cmpDisplayStatus: visible`). Call before ``becomeReady(injectRecordTo:_:)``.
+    /// Before the opening started it is noted (the start then opens without a call).
     mutating func settingsUIShown(_ out: inout Effects) {
-        guard var run else { return }
-        switch run.settings {
-        case .pending(var opening):
-            _ = opening.uiShown()
-            run.settings = .pending(opening)
-            self.run = run
-        case .opening(var opening):
-            let timersRan = opening.timersMayRun
-            let actions = opening.uiShown()
-            run.settings = .opening(opening)
-            self.run = run
-            perform(actions, timersRan: timersRan, &out)
-        case .notRequested:
-            break
-        }
+        guard let timersRan = run?.settings?.timersMayRun,
+            let actions = withRun({ $0.settings?.uiShown() }) ?? nil
+        else { return }
+        perform(actions, timersRan: timersRan, &out)
     }
 
     /// A message the dialect rules ignore (the generic listener's, beside an app protocol): in settings mode its UI
@@ -70,21 +56,19 @@ extension BridgeMachine {
 
     /// A call in the page reported its result.
     mutating func settingsCallReported(_ result: SettingsOpening.CallResult, attempt: Int, _ out: inout Effects) {
-        guard var run, case .opening(var opening) = run.settings else { return }
-        let timersRan = opening.timersMayRun
-        let actions = opening.callReported(result, attempt: attempt)
-        run.settings = .opening(opening)
-        self.run = run
+        guard let timersRan = run?.settings?.timersMayRun,
+            let actions = withRun({ $0.settings?.callReported(result, attempt: attempt) }) ?? nil
+        else { return }
         perform(actions, timersRan: timersRan, &out)
     }
 
     /// A settings timer fired: the opener's window ended, or it is time to call it again.
     mutating func settingsTimerFired(_ timer: Timer, _ out: inout Effects) {
-        guard var run, case .opening(var opening) = run.settings, opening.timersMayRun else { return }
-        let actions = timer == .settingsRetry
-            ? opening.retry() : opening.attemptWindowEnded(after: configuration.settingsAttemptTimeout)
-        run.settings = .opening(opening)
-        self.run = run
+        guard run?.settings?.timersMayRun == true else { return }
+        let window = configuration.settingsAttemptTimeout
+        guard let actions = withRun({
+            timer == .settingsRetry ? $0.settings?.retry() : $0.settings?.attemptWindowEnded(after: window)
+        }) ?? nil else { return }
         perform(actions, timersRan: true, &out)
     }
 

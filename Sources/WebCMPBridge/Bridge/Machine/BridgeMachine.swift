@@ -1,24 +1,38 @@
 import Foundation
 
 /// The bridge's decisions as a value: one ``handle(_:)`` takes what happened (``Input``) and returns what to do
-/// (``Effect``), in order. No async, no clock, no web view, no store: ``ConsentBridge`` runs it (performs the
-/// effects, owns the timers and tasks, answers with inputs), its table tests feed it inputs, and the `bridge` fuzz
-/// target explores orderings of inputs on it directly.
+/// (``Effect``), in order, and one ``decide(_:)`` answers a navigation synchronously with a ``NavigationAnswer`` of its
+/// own. No async, no clock, no web view, no store: ``ConsentBridge`` runs it (performs the effects, owns the timers
+/// and tasks, answers with inputs), its table tests feed it inputs, and the `bridge` fuzz target explores orderings of
+/// inputs on it directly.
 ///
-/// Its state is one ``Phase`` whose cases carry their data (``Run`` while the run is live). The rules it applies:
+/// Its state is one ``Phase`` whose cases carry their data (``Run`` while the run is live: its ``Stage``, loads,
+/// settings and stored consent are values of their own), beside what lives across phases: the ``Presentation``, the
+/// armed ``timers``, whether the app is in the background, and the dialect in force. The run keeps two facts of its
+/// own as Bools, as no other state says them: whether its ready timeout waits for a presentation (fixed at the start)
+/// and whether `uiReady` was announced (once per run, whatever reloads follow). Nothing waits in it for the runner: a
+/// commit's request carries what its answer needs (the run only numbers its requests and remembers the last one
+/// answered), and a navigation's answer is returned, not remembered.
+///
+/// The rules it applies:
 /// - **Messages** are untrusted: only from the main frame and an allowed origin, decoded by their dialect's rules
-///   (``MessageDialect``), classified by ``DialectDetection``; a save is committed (``Effect/commit(_:)``), and only a
-///   commit the store reports as stored is announced.
+///   (``MessageDialect``), classified by ``DialectDetection``; a save is committed (``Effect/commit(_:)``, a numbered
+///   ``CommitRequest`` of the current load that the runner hands back with the store's answer), and only a commit the
+///   store reports as stored is announced. Only the answer to the live run's latest request of the current load is
+///   taken, once (an older one must not set the run's consent back); a stray, late or second one is ignored with a
+///   diagnostic. The run keeps two numbers for it (the last request asked for, the last answered), no pending commit.
 /// - **Loads** are told apart by identity (``LoadTracker``): events of a replaced load are ignored; a cancelled load is
 ///   no failure (`WebViewLoadFailure.Kind`); a main-document error status fails; a terminated web content process
 ///   reloads once. A failure before the page was ready may load the app's fallback page (``FallbackDecision``).
+/// - **Navigations** are decided by ``NavigationPolicy``; one that is the load itself redirected away before the page
+///   answered is cancelled and fails the load (``Input/loadRedirected(_:)``, fed by the runner right after).
 /// - **The UI ends once** (``ConsentBridgeEvent/uiFinished(_:)`` at most once); then nothing is stored, and App Tracking
 ///   Transparency is requested when due, after the presentation and once the app is active; then ``Effect/detach``.
 /// - **Time is the page's time**: the machine owns its armed timers (``timers``); while the app is in the background
 ///   (`AppLifecycleEvent`, reported by the adapter) or the UI is covered, WebKit suspends or throttles the page, so
 ///   the timers pause and go on with what they had left when the app returns or the UI shows again.
-/// - **After ``Effect/detach``** the machine emits nothing but the answer to a navigation: the navigation policy's
-///   decision alone (`ConsentBridge.decidePolicy(for:)` is public and still answers after it).
+/// - **After ``Effect/detach``** the machine emits nothing; ``decide(_:)`` still answers with the navigation policy's
+///   decision alone (`ConsentBridge.decidePolicy(for:)`, which the adapters call, still answers after it).
 struct BridgeMachine: Sendable {
     /// The configuration.
     let configuration: BridgeConfiguration
@@ -30,10 +44,8 @@ struct BridgeMachine: Sendable {
     private(set) var phase: Phase = .created
     /// The dialect in force: configured or detected.
     var detection: DialectDetection
-    /// Whether a UI shows the web view (presentation and run are independent: a pre-warmed page loads unpresented).
-    private(set) var isPresented = false
-    /// Whether the UI is presented but covered (``Input/presentationCovered``).
-    private(set) var isCovered = false
+    /// Whether a UI shows the web view, on screen or covered.
+    private(set) var presentation = Presentation.hidden
     /// Whether the app is in the background (`AppLifecycleEvent.didEnterBackground` until it returns).
     private(set) var inBackground = false
     /// The armed timers: scheduled, not yet fired or cancelled (paused ones included).
@@ -77,36 +89,35 @@ struct BridgeMachine: Sendable {
         case .start(let waits, let trackingStatus):
             start(readyTimeoutWaitsForPresentation: waits, trackingStatus: trackingStatus, &out)
         case .webView(.message(let message)):
-            guard run != nil else { break }
-            run?.loads.markAnswered()
+            guard withRun({ $0.loads.markAnswered() }) != nil else { break }
             handle(message, &out)
         case .webView(.appLifecycle(let event)):
             appLifecycle(event, &out)
         case .webView(let event):
             handleLoadEvent(event, &out)
-        case .navigation(let request):
-            decide(request, &out)
+        case .loadRedirected(let redirect):
+            loadRedirected(redirect, &out)
         case .timerFired(let timer):
             timerFired(timer, &out)
         case .presentationBegan:
-            isPresented = true
-            changePauses(&out) { $0.isCovered = false }
+            changePauses(&out) { $0.presentation = .shown }
             if let run, run.stage == .loading, !timers.contains(.ready) { armReadyTimeout(&out) }
         case .presentationEnded:
             presentationEnded(&out)
         case .presentationCovered:
             guard isPresented else { break }   // only a UI that shows the web view can be covered
-            changePauses(&out) { $0.isCovered = true }
+            changePauses(&out) { $0.presentation = .covered }
         case .presentationUncovered:
-            changePauses(&out) { $0.isCovered = false }
+            guard isPresented else { break }
+            changePauses(&out) { $0.presentation = .shown }
         case .appActive:
             appActive(&out)
         case .trackingAnswered(let result, let statusNow):
             trackingAnswered(result, statusNow: statusNow, &out)
         case .trackingStatusRead(let status):
             trackingStatusRead(status, &out)
-        case .committed(let outcome, let trackingStatus):
-            committed(outcome, trackingStatus: trackingStatus, &out)
+        case .committed(let request, let outcome, let trackingStatus):
+            committed(request, outcome, trackingStatus: trackingStatus, &out)
         case .invalidate:
             invalidate(&out)
         }
@@ -128,6 +139,12 @@ struct BridgeMachine: Sendable {
     /// The dialect in force: configured, or detected from the page's messages.
     var dialect: CMPDialect? { detection.current?.dialect }
 
+    /// Whether a UI shows the web view (covered or not).
+    var isPresented: Bool { presentation != .hidden }
+
+    /// Whether the UI that shows the web view is covered.
+    var isCovered: Bool { presentation == .covered }
+
     /// The handlers the runner registers, and removes on ``Effect/detach``.
     var handlerNames: [String] { detection.listened.map(\.handlerName) }
 
@@ -143,16 +160,10 @@ struct BridgeMachine: Sendable {
         }
     }
 
-    /// The run's data while it is live. Setting it is ignored in any other phase.
+    /// The run's data while it is live (changed only through ``withRun(_:)``).
     var run: Run? {
-        get {
-            guard case .running(let run) = phase else { return nil }
-            return run
-        }
-        set {
-            guard let newValue, case .running = phase else { return }
-            phase = .running(newValue)
-        }
+        guard case .running(let run) = phase else { return nil }
+        return run
     }
 
     /// Changes the live run's data in place and returns `body`'s result; `nil` (and no change) in any other phase.
@@ -173,9 +184,9 @@ struct BridgeMachine: Sendable {
 
     // MARK: Starting and loading
 
-    /// Privacy settings at the start of a page load: to be opened in settings mode, not requested otherwise.
-    var freshSettings: SettingsProgress {
-        configuration.mode == .settings ? .pending(SettingsOpening()) : .notRequested
+    /// Privacy settings at the start of a page load: to be opened in settings mode, not requested (`nil`) otherwise.
+    var freshSettings: SettingsOpening? {
+        configuration.mode == .settings ? SettingsOpening() : nil
     }
 
     private mutating func start(
@@ -342,8 +353,7 @@ struct BridgeMachine: Sendable {
     }
 
     private mutating func presentationEnded(_ out: inout Effects) {
-        isPresented = false
-        changePauses(&out) { $0.isCovered = false }
+        changePauses(&out) { $0.presentation = .hidden }
         switch phase {
         case .running:
             finish(.dismissedByUser, &out)
@@ -358,7 +368,7 @@ struct BridgeMachine: Sendable {
     private mutating func invalidate(_ out: inout Effects) {
         guard !phase.isInvalidated else { return }
         phase = .invalidated
-        isPresented = false
+        presentation = .hidden
         timers.removeAll()
         out.append(.detach)
     }
@@ -386,9 +396,8 @@ struct BridgeMachine: Sendable {
     /// Moves the tracking request in progress to `request`.
     private mutating func setTrackingRequest(_ request: TrackingRequest) {
         switch phase {
-        case .running(var run):
-            run.stage = .trackingFirst(request)
-            phase = .running(run)
+        case .running:
+            withRun { $0.stage = .trackingFirst(request) }
         case .finished(let reason, .request):
             phase = .finished(reason, tracking: .request(request))
         case .created, .attached, .finished(_, .waitingForPresentationEnd), .invalidated:
@@ -434,10 +443,9 @@ struct BridgeMachine: Sendable {
         _ result: Result<TrackingAuthorizationStatus, TrackingAuthorizationError>, _ out: inout Effects
     ) {
         switch phase {
-        case .running(var run):
+        case .running:
             reportTracking(result, &out)
-            run.stage = .loading
-            phase = .running(run)
+            withRun { $0.stage = .loading }
             load(nil, &out)
         case .finished:
             reportTracking(result, &out)

@@ -55,12 +55,21 @@ package struct SettingsOpening: Sendable, Hashable {
     /// Seconds between two calls of an opener that has not shown the UI yet.
     package static let retryInterval: TimeInterval = 0.25
 
+    /// Where opening is.
+    package enum Progress: Sendable, Hashable {
+        /// ``start(candidates:)`` has not run; `uiShown`: the page showed its UI on its own meanwhile (then the start
+        /// opens without a call).
+        case waiting(uiShown: Bool)
+        /// Calls are made until the UI shows or no candidate is left.
+        case underWay
+        /// Over: opened or failed.
+        case settled
+    }
+
     /// The candidate calls, in order (set by ``start(candidates:)``).
     package private(set) var candidates: [PrivacySettingsCall] = []
-    /// Whether ``start(candidates:)`` ran.
-    package private(set) var isStarted = false
-    /// Whether opening is over (opened or failed).
-    package private(set) var isSettled = false
+    /// Where opening is.
+    package private(set) var progress = Progress.waiting(uiShown: false)
     /// The opener: a candidate whose function was found and called, and whose window runs.
     private var opener: Int?
     /// The candidate of every call made, by attempt number.
@@ -74,30 +83,39 @@ package struct SettingsOpening: Sendable, Hashable {
     /// Candidates whose function the page never had.
     private var neverFound: Set<Int> = []
     private var reasons: [String] = []
-    private var uiShownBeforeStart = false
 
     /// Creates an opening; its candidates are given when it starts (the dialect may be known only then).
     package init() {}
 
+    /// Whether ``start(candidates:)`` ran.
+    package var isStarted: Bool {
+        if case .waiting = progress { return false }
+        return true
+    }
+
     /// The run's timers that may be running (for cancelling them when the run ends).
-    package var timersMayRun: Bool { isStarted && !isSettled }
+    package var timersMayRun: Bool { progress == .underWay }
 
     /// The page became ready and its dialect is known: make the first call (or, when its UI already shows, open).
     package mutating func start(candidates: [PrivacySettingsCall]) -> [Action] {
-        guard !isStarted, !isSettled else { return [] }
-        isStarted = true
+        guard case .waiting(let uiShown) = progress else { return [] }
+        progress = .underWay
         self.candidates = candidates
         neverFound = Set(candidates.indices)
-        if uiShownBeforeStart { return [settle(.opened(by: Self.byThePage))] }
+        if uiShown { return [settle(.opened(by: Self.byThePage))] }
         return [.startWindow] + probe(from: 0)
     }
 
     /// The CMP showed its UI.
     package mutating func uiShown() -> [Action] {
-        guard !isSettled else { return [] }
-        guard isStarted else {
-            uiShownBeforeStart = true
+        switch progress {
+        case .settled:
             return []
+        case .waiting:
+            progress = .waiting(uiShown: true)
+            return []
+        case .underWay:
+            break
         }
         // The page posts the UI signal from inside the call that opened it, before that call's own report.
         let by = opener ?? (lastCallPending ? calls.last : nil)
@@ -106,7 +124,7 @@ package struct SettingsOpening: Sendable, Hashable {
 
     /// A call reported its result.
     package mutating func callReported(_ result: CallResult, attempt: Int) -> [Action] {
-        guard isStarted, !isSettled, calls.indices.contains(attempt) else { return [] }
+        guard progress == .underWay, calls.indices.contains(attempt) else { return [] }
         let index = calls[attempt]
         let isLast = attempt == calls.count - 1
         if isLast { lastCallPending = false }
@@ -135,14 +153,14 @@ package struct SettingsOpening: Sendable, Hashable {
 
     /// The retry interval passed: call the opener again, or look for one from the first candidate.
     package mutating func retry() -> [Action] {
-        guard isStarted, !isSettled, !lastCallPending else { return [] }
+        guard progress == .underWay, !lastCallPending else { return [] }
         if let opener { return [call(opener)] }
         return probe(from: 0)
     }
 
     /// The opener's window (or, without an opener, the time to find one) ended after `seconds`.
     package mutating func attemptWindowEnded(after seconds: Double) -> [Action] {
-        guard isStarted, !isSettled else { return [] }
+        guard progress == .underWay else { return [] }
         guard let index = opener else { return [settle(.failed(reason: failureReason(after: seconds)))] }
         let name = candidates[index].name
         reasons.append(threw.contains(index) ? "\(name) threw" : "\(name) showed no UI within \(seconds) s")
@@ -181,7 +199,7 @@ package struct SettingsOpening: Sendable, Hashable {
     }
 
     private mutating func settle(_ action: Action) -> Action {
-        isSettled = true
+        progress = .settled
         return action
     }
 }
