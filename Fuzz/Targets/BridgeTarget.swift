@@ -299,6 +299,7 @@ private struct MachineHarness {
     var started = false
     var fallbackShown = false
     var uiFinishedCount = 0
+    var failedCount = 0
     var uiReadyCount = 0
     var detached = false
     /// Commits in the current top-level input.
@@ -557,9 +558,14 @@ private struct MachineHarness {
 
     mutating func report(_ event: ConsentBridgeEvent, _ context: Context) {
         switch event {
-        case .uiFinished:
+        case .uiFinished(let reason):
             uiFinishedCount += 1
             fuzzCheck(uiFinishedCount == 1, "the UI finished twice")
+            // The failure that ends the UI is reported once, just before it, and only then does it end as failed.
+            fuzzCheck(reason.keepsErrorOnScreen == (failedCount == 1), "the UI finished (\(reason)) after \(failedCount) failures")
+        case .failed:
+            failedCount += 1
+            fuzzCheck(failedCount == 1 && uiFinishedCount == 0, "a failure ended a UI that had ended")
         case .uiReady:
             uiReadyCount += 1
             fuzzCheck(uiReadyCount == 1, "the UI announced ready twice")

@@ -24,8 +24,12 @@ extension TrackingAuthorizer {
     @available(visionOSApplicationExtension, unavailable)
     public static let appTrackingTransparency = TrackingAuthorizer(
         status: { TrackingAuthorizationStatus(ATTrackingManager.trackingAuthorizationStatus) },
-        request: { () async throws(TrackingAuthorizationError) -> TrackingAuthorizationStatus in
-            try TrackingUsageDescription.validate(Bundle.main.infoDictionary)
+        request: { () async throws(ConsentBridgeError) -> TrackingAuthorizationStatus in
+            do {
+                try TrackingUsageDescription.validate(Bundle.main.infoDictionary)
+            } catch {
+                throw .trackingAuthorizationFailed(error)
+            }
             let status = await ATTrackingManager.requestTrackingAuthorization()
             return TrackingAuthorizationStatus(status)
         },

@@ -228,18 +228,18 @@ extension BridgeMachineTests {
             "refused: the error only; nothing stored, the UI stays", configure: tcfDialect,
             started + [
                 .tcf(MachineBody.tcfSave(accept)),
-                .committed(.refused(.invalidConsent(.notServiceSpecific)), trackingStatus: .notDetermined),
+                .committed(.refused(ConsentBridgeError(ConsentCommitError.notServiceSpecific)), trackingStatus: .notDetermined),
             ],
-            effects: [.error(.invalidConsent(.notServiceSpecific))], state: .ready),
+            effects: [.error(ConsentBridgeError(ConsentCommitError.notServiceSpecific))], state: .ready),
         Transition(
             "the store failed: the user's action, then the error", configure: tcfDialect,
             started + [.tcf(MachineBody.tcfSave(accept)), storageFailed],
-            effects: [.userAction(), .error(.storageFailed(.tooLarge(bytes: 2_000_000, limit: 1_048_576)))],
+            effects: [.userAction(), .error(.storageFailed(IABConsentError(ConsentStoreError.tooLarge(bytes: 2_000_000, limit: 1_048_576))))],
             state: .ready),
         Transition(
             "the store failed on what the CMP loaded: the error only", configure: tcfDialect,
             started + [.tcf(MachineBody.tcfSave(accept, status: "tcloaded")), storageFailed],
-            effects: [.error(.storageFailed(.tooLarge(bytes: 2_000_000, limit: 1_048_576)))], state: .ready),
+            effects: [.error(.storageFailed(IABConsentError(ConsentStoreError.tooLarge(bytes: 2_000_000, limit: 1_048_576))))], state: .ready),
         Transition(
             "an answer without a commit is ignored", configure: tcfDialect,
             started + [MachineCommit.stored(accept)], effects: [], state: .loading),

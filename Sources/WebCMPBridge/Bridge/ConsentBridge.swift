@@ -90,7 +90,7 @@ public final class ConsentBridge {
         ConsentRuns.shared.began(self)
         webView.eventHandler = { [weak self] event in self?.handle(.webView(event)) }
         webView.navigationPolicy = { [weak self] request in self?.decidePolicy(for: request) ?? .allow }
-        var setupFailure: WebViewSetupError?
+        var setupFailure: ConsentBridgeError?
         do {
             for name in machine.handlerNames { try webView.addMessageHandler(named: name) }
         } catch {
@@ -202,8 +202,8 @@ public final class ConsentBridge {
         case .requestTracking:
             tasks.start { @MainActor [weak self] in
                 guard let authorizer = self?.trackingAuthorizer else { return }
-                let result: Result<TrackingAuthorizationStatus, TrackingAuthorizationError>
-                do throws(TrackingAuthorizationError) {
+                let result: Result<TrackingAuthorizationStatus, ConsentBridgeError>
+                do throws(ConsentBridgeError) {
                     result = .success(try await authorizer.request())
                 } catch {
                     result = .failure(error)

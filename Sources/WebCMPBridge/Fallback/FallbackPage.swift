@@ -36,19 +36,19 @@ public struct FallbackPage: Sendable, Hashable {
     }
 
     /// What the scheme handler answers for a registered file.
-    public struct Response: Sendable, Hashable {
+    package struct Response: Sendable, Hashable {
         /// The request URL.
-        public var url: URL
+        package var url: URL
         /// The body.
-        public var data: Data
+        package var data: Data
         /// The `Content-Type` MIME type.
-        public var mimeType: String
+        package var mimeType: String
         /// The text encoding of text types (`"utf-8"`), `nil` for binary types.
-        public var textEncodingName: String?
+        package var textEncodingName: String?
     }
 
     /// Why a configuration is not usable as a fallback page.
-    public enum ConfigurationError: Error, Sendable, Hashable {
+    package enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The scheme is not a valid URL scheme, or one WebKit handles itself (`http`, `https`, `file`, …).
         case invalidScheme(String)
         /// The host is empty or not a plain lower-case host name.
@@ -57,6 +57,18 @@ public struct FallbackPage: Sendable, Hashable {
         case invalidPath(String)
         /// The entry file is not among the registered files.
         case entryNotRegistered(String)
+
+        /// One sentence naming the value (quoted safely).
+        package var description: String {
+            switch self {
+            case .invalidScheme(let scheme):
+                return "the fallback scheme \(UntrustedText.quoted(scheme)) is not a custom URL scheme"
+            case .invalidHost(let host): return "the fallback host \(UntrustedText.quoted(host)) is not a plain host name"
+            case .invalidPath(let path): return "the fallback path \(UntrustedText.quoted(path)) is not a plain relative path"
+            case .entryNotRegistered(let entry):
+                return "the fallback entry \(UntrustedText.quoted(entry)) is not among the registered files"
+            }
+        }
     }
 
     /// The URL scheme, e.g. `"webcmp-fallback"`. Lower case.
@@ -74,10 +86,21 @@ public struct FallbackPage: Sendable, Hashable {
     ///   - host: the host of the page's origin.
     ///   - entry: the registered file the bridge loads.
     ///   - files: the files served, by path relative to the origin (`"index.html"`, `"css/cmp.css"`).
+    /// - Throws: ``ConsentBridgeError`` with the code ``ConsentBridgeError/Code/webViewSetupFailed`` for an invalid
+    ///   scheme, host or path, or an entry that is not registered.
     public init(
         scheme: String = "webcmp-fallback", host: String = "app", entry: String = "index.html",
         files: [String: File]
-    ) throws(ConfigurationError) {
+    ) throws(ConsentBridgeError) {
+        do {
+            try self.init(validating: scheme, host: host, entry: entry, files: files)
+        } catch {
+            throw .invalidFallbackPage(error)
+        }
+    }
+
+    /// ``init(scheme:host:entry:files:)`` with the precise refusal.
+    package init(validating scheme: String, host: String, entry: String, files: [String: File]) throws(ConfigurationError) {
         let scheme = scheme.lowercased()
         guard FallbackPage.isCustomScheme(scheme) else { throw .invalidScheme(scheme) }
         let host = host.lowercased()
@@ -112,7 +135,7 @@ public struct FallbackPage: Sendable, Hashable {
     ///
     /// Refused: another scheme or host, a port or user info, a path with a `..`/`.` segment (also percent-encoded), a
     /// backslash or an encoded `/`, and every path that was not registered. The query and fragment are ignored.
-    public func response(for url: URL?) -> Result<Response, FallbackRefusal> {
+    package func response(for url: URL?) -> Result<Response, FallbackRefusal> {
         guard let url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             return .failure(.malformedURL)
         }
@@ -188,7 +211,7 @@ public struct FallbackPage: Sendable, Hashable {
 }
 
 /// Why a fallback scheme handler refused a request. Nothing is served.
-public enum FallbackRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+package enum FallbackRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     /// The URL cannot be parsed.
     case malformedURL
     /// The request is for another scheme.
