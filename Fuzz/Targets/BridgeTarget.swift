@@ -309,7 +309,7 @@ private struct MachineHarness {
         self.setup = setup
         machine = setup.machine
         trackingStatus = [.notDetermined, .notDetermined, .authorized, .denied][Int(options >> 6)]
-        let setupFailure: WebViewSetupError? = options & 1 != 0 ? .messageHandlerNameInUse("jsHandler") : nil
+        let setupFailure: ConsentBridgeError? = options & 1 != 0 ? .webViewSetupFailed(.messageHandlerNameInUse("jsHandler")) : nil
         if options & 32 != 0 {
             presented = true
             feed(.presentationBegan, .other)
@@ -384,9 +384,10 @@ private struct MachineHarness {
         case 10:
             if waitsForTrackingAnswer || variant >= 12 {
                 waitsForTrackingAnswer = false
-                let results: [Result<TrackingAuthorizationStatus, TrackingAuthorizationError>] = [
+                let results: [Result<TrackingAuthorizationStatus, ConsentBridgeError>] = [
                     .success(.authorized), .success(.denied), .success(.notDetermined), .success(.restricted),
-                    .failure(.missingUsageDescription), .failure(.unavailable("inactive")),
+                    .failure(.trackingAuthorizationFailed(.missingUsageDescription)),
+                    .failure(.trackingAuthorizationFailed(.unavailable("inactive"))),
                 ]
                 // The status read right after the answer: iOS 17.4's early `.denied` reads `.notDetermined`.
                 let statusNow: TrackingAuthorizationStatus? = [nil, trackingStatus, .notDetermined][Int(argument) % 3]
@@ -400,7 +401,7 @@ private struct MachineHarness {
             case 2...5: trackingStatus = [.notDetermined, .authorized, .denied, .unavailable][variant - 2]
             case 6: feed(.attached(setupFailure: nil), .other)
             case 7: feed(.start(trackingStatus: .notDetermined), .other)
-            default: feed(.committed(.refused(.invalidConsent(.noConsent)), trackingStatus: trackingStatus), .answer)
+            default: feed(.committed(.refused(ConsentBridgeError(ConsentCommitError.noConsent)), trackingStatus: trackingStatus), .answer)
             }
         default:
             post(fuzzBodies[Int(argument) % fuzzBodies.count], from: fuzzSenders[variant])

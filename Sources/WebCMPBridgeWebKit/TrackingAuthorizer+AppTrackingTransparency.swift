@@ -10,7 +10,8 @@ extension TrackingAuthorizer {
     /// App Tracking Transparency through `ATTrackingManager`.
     ///
     /// - Before requesting it checks that `NSUserTrackingUsageDescription` is in the main bundle's Info.plist and
-    ///   throws ``TrackingAuthorizationError/missingUsageDescription`` instead of letting iOS terminate the app.
+    ///   throws a ``WebCMPBridge/ConsentBridgeError`` with the code
+    ///   ``WebCMPBridge/ConsentBridgeError/Code/trackingAuthorizationFailed`` instead of letting iOS terminate the app.
     /// - `waitUntilActive` returns once `UIApplication.shared.applicationState` is `.active` (waiting for
     ///   `didBecomeActiveNotification`): the system shows the prompt only to an active app, and a request made while
     ///   the app is inactive — e.g. while a sheet is still being dismissed or the app is in the app switcher — returns
@@ -25,7 +26,7 @@ extension TrackingAuthorizer {
     public static let appTrackingTransparency = TrackingAuthorizer(
         status: { TrackingAuthorizationStatus(ATTrackingManager.trackingAuthorizationStatus) },
         request: { () async throws(ConsentBridgeError) -> TrackingAuthorizationStatus in
-            do {
+            do throws(TrackingAuthorizationError) {
                 try TrackingUsageDescription.validate(Bundle.main.infoDictionary)
             } catch {
                 throw .trackingAuthorizationFailed(error)

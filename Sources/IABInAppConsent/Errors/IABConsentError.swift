@@ -7,16 +7,20 @@
 /// for logs and debugging, and ``description`` names it in one line:
 ///
 /// ```swift
-/// do {
-///     let tcString = try TCString(decoding: raw)
-///     print(tcString.cmpID)
-/// } catch {
-///     switch error.code {
-///     case .invalidTCString: print("The CMP produced a broken TC string: \(error)")
-///     default: print("Unexpected: \(error.code)")
+/// func decodeStoredString(_ raw: String) -> TCString? {
+///     do {
+///         return try TCString(decoding: raw)
+///     } catch {
+///         switch error.code {
+///         case .invalidTCString: print("Not a TC string: \(error)")
+///         default: print("Unexpected \(error.code): \(error)")
+///         }
+///         return nil
 ///     }
 /// }
 /// ```
+///
+/// (The same sample, compiled, is in the WebCMPBridge documentation's "Errors" article.)
 public struct IABConsentError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, stable across releases (its ``rawValue`` may appear in logs). New codes may be added, so a
     /// `switch` over codes needs a `default`.

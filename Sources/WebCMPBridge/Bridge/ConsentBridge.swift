@@ -20,7 +20,7 @@ import Foundation
 /// Readiness: a ready message (Gravito `CMP-loaded`/`start`; the forwarder's `ready` once the page's `__tcfapi` or
 /// `__gpp` answers `ping` as loaded), a UI-shown event or a save. Onesecondbefore pages have no ready message: with that dialect configured,
 /// the finished main-frame load counts as ready. In automatic mode a load alone never counts: a page whose CMP never
-/// speaks ends in a ``ConsentBridgeError/timeout(seconds:)``.
+/// speaks ends in a ``ConsentBridgeError/Code/timeout``.
 @MainActor
 public final class ConsentBridge {
     /// The configuration.
@@ -105,7 +105,7 @@ public final class ConsentBridge {
 
     /// Loads the CMP page and starts the ready timeout. With ``TrackingPolicy/beforeCMP`` the tracking prompt
     /// comes first (once the app is active). When the web view could not be set up (``attach(to:)``), the run ends at
-    /// once with ``ConsentBridgeError/webViewSetupFailed(_:)`` and nothing is loaded.
+    /// once with ``ConsentBridgeError/Code/webViewSetupFailed`` and nothing is loaded.
     public func start() {
         start(readyTimeoutWaitsForPresentation: false)
     }
@@ -144,7 +144,7 @@ public final class ConsentBridge {
     /// Before the page being loaded has answered (no document from an allowed origin, no finished load, no message),
     /// a main-frame `http(s)` navigation away from the allowed origins is the load itself going elsewhere — an HTTP
     /// redirect of the CMP URL to another host or to `https`, a script redirect before the page shows — not a link
-    /// the user followed: it is cancelled and the run fails with ``ConsentBridgeError/loadFailed(_:)`` naming the
+    /// the user followed: it is cancelled and the run fails with ``ConsentBridgeError/Code/loadFailed`` naming the
     /// origin (or the fallback page is shown), instead of opening the redirect target in the browser. Add the origin
     /// to ``BridgeConfiguration/allowedOrigins``, or configure the final URL, to load it in the consent UI.
     public func decidePolicy(for request: NavigationRequest) -> NavigationDecision {

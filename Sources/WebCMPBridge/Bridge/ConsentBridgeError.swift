@@ -13,10 +13,11 @@ import Foundation
 /// ```swift
 /// func handle(_ event: ConsentBridgeEvent) {
 ///     switch event {
-///     case .failed(let error) where error.code == .timeout:
-///         print("The CMP page did not become ready; stored consent is unchanged: \(error)")
+///     case .failed(let error):
+///         // The UI ends; stored consent is unchanged.
+///         print("CMP UI failed (\(error.code.rawValue)): \(error.userFacingMessage)")
 ///     case .error(let error) where error.code == .invalidTCString:
-///         print("The page saved a TC string that cannot be decoded: \(error.consentError?.description ?? "")")
+///         print("The CMP page saved a broken TC string: \(error.consentError?.description ?? error.description)")
 ///     case .error(let error) where error.isSecurityEvent:
 ///         print("Rejected a message: \(error)")
 ///     default:
@@ -24,6 +25,8 @@ import Foundation
 ///     }
 /// }
 /// ```
+///
+/// (Compiled in <doc:Errors>, which also says which failures end the UI.)
 public struct ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Stable machine-readable codes (their raw values appear in logs and in `webcmp-host --json`).
     public enum Code: String, Sendable, Hashable, CaseIterable {

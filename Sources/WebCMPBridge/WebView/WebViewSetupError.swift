@@ -11,7 +11,7 @@ package enum WebViewSetupError: Error, Sendable, Hashable, CustomStringConvertib
     case urlSchemeInUse(String)
     /// WebKit handles this scheme itself (`WKWebView.handlesURLScheme(_:)`), so no handler can be set for it.
     case urlSchemeHandledByWebKit(String)
-    /// An adapter of another web view refused, for this reason (``ConsentBridgeError/webViewSetupFailed(reason:)``).
+    /// An adapter of another web view refused, for this reason (``ConsentBridgeError/Code/webViewSetupFailed``).
     case adapterRefused(String)
 
     public var description: String {

@@ -13,7 +13,7 @@ extension BridgeMachine {
     /// - A terminated web content process (iOS ends them while the app is in the background) reloads the page once
     ///   per page — in the foreground: a termination reported while the app is in the background reloads when it
     ///   returns; a second termination before the reloaded page was ready ends the run with
-    ///   ``ConsentBridgeError/webContentTerminated`` (once the reloaded page is ready, the allowance is back).
+    ///   ``ConsentBridgeError/Code/webContentTerminated`` (once the reloaded page is ready, the allowance is back).
     mutating func handleLoadEvent(_ event: WebViewEvent, _ out: inout Effects) {
         guard let run, !run.loads.isStale(event.loadID) else { return }
         switch event {
@@ -69,7 +69,7 @@ extension BridgeMachine {
     ///
     /// Before the page being loaded has answered, a main-frame `http(s)` navigation away from the allowed origins is
     /// the load itself going elsewhere (an HTTP redirect to another host, a script redirect before the page shows),
-    /// not a link the user followed: it is cancelled and the run fails with ``ConsentBridgeError/loadFailed(_:)``
+    /// not a link the user followed: it is cancelled and the run fails with ``ConsentBridgeError/Code/loadFailed``
     /// naming the origin (or the fallback page is shown).
     mutating func decide(_ request: NavigationRequest, _ out: inout Effects) {
         let decision = NavigationPolicy.decide(
