@@ -308,7 +308,7 @@ func forwardConsentChanges(store: ConsentStore, send: @escaping @Sendable (Data)
     }
 }
 
-// Errors.md — Whether a failure ends the UI
+// HandlingErrors.md — Whether a failure ends the UI
 func handle(_ event: ConsentBridgeEvent) {
     switch event {
     case .failed(let error):

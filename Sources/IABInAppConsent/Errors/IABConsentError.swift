@@ -20,7 +20,7 @@
 /// }
 /// ```
 ///
-/// (The same sample, compiled, is in the WebCMPBridge documentation's "Errors" article.)
+/// (The same sample, compiled, is in the WebCMPBridge documentation's "Handling errors" article.)
 public struct IABConsentError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, stable across releases (its ``rawValue`` may appear in logs). New codes may be added, so a
     /// `switch` over codes needs a `default`.

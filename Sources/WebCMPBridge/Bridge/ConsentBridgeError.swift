@@ -26,7 +26,7 @@ import Foundation
 /// }
 /// ```
 ///
-/// (Compiled in <doc:Errors>, which also says which failures end the UI.)
+/// (Compiled in <doc:HandlingErrors>, which also says which failures end the UI.)
 public struct ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Stable machine-readable codes (their raw values appear in logs and in `webcmp-host --json`).
     public enum Code: String, Sendable, Hashable, CaseIterable {

@@ -6,7 +6,7 @@ import Foundation
 /// The page is served through a custom URL scheme handler (`WKURLSchemeHandler` on Apple platforms, WebKitGTK's URI
 /// scheme API on Linux) under a fixed origin of its own, ``origin`` (`scheme://host`), never from `file://`, whose
 /// origin is opaque: the bridge's origin policy keeps working, and the page can keep its storage. Only the files the
-/// app registered are served (``response(for:)``); any other path, a `..` segment or another host is refused.
+/// app registered are served; any other path, a `..` segment or another host is refused.
 ///
 /// ```swift
 /// let page = try FallbackPage(files: [
