@@ -19,7 +19,7 @@ private final class FuzzWebView: CMPWebView {
     func addUserScript(_ script: UserScript) {}
     func removeAllUserScripts() {}
     func evaluateJavaScript(_ source: String) {}
-    func addMessageHandler(named name: String) throws(WebViewSetupError) { handlers.insert(name) }
+    func addMessageHandler(named name: String) throws(ConsentBridgeError) { handlers.insert(name) }
     func removeMessageHandler(named name: String) { handlers.remove(name) }
 }
 

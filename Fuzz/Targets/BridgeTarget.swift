@@ -303,6 +303,7 @@ private struct MachineHarness {
     var started = false
     var fallbackShown = false
     var uiFinishedCount = 0
+    var failedCount = 0
     var uiReadyCount = 0
     var detached = false
     /// Commits in the current top-level input.
@@ -317,7 +318,7 @@ private struct MachineHarness {
         self.setup = setup
         machine = setup.machine
         trackingStatus = [.notDetermined, .notDetermined, .authorized, .denied][Int(options >> 6)]
-        let setupFailure: WebViewSetupError? = options & 1 != 0 ? .messageHandlerNameInUse("jsHandler") : nil
+        let setupFailure: ConsentBridgeError? = options & 1 != 0 ? .webViewSetupFailed(.messageHandlerNameInUse("jsHandler")) : nil
         if options & 32 != 0 {
             presented = true
             feed(.presentationBegan, .other)
@@ -392,9 +393,10 @@ private struct MachineHarness {
         case 10:
             if waitsForTrackingAnswer || variant >= 12 {
                 waitsForTrackingAnswer = false
-                let results: [Result<TrackingAuthorizationStatus, TrackingAuthorizationError>] = [
+                let results: [Result<TrackingAuthorizationStatus, ConsentBridgeError>] = [
                     .success(.authorized), .success(.denied), .success(.notDetermined), .success(.restricted),
-                    .failure(.missingUsageDescription), .failure(.unavailable("inactive")),
+                    .failure(.trackingAuthorizationFailed(.missingUsageDescription)),
+                    .failure(.trackingAuthorizationFailed(.unavailable("inactive"))),
                 ]
                 // The status read right after the answer: iOS 17.4's early `.denied` reads `.notDetermined`.
                 let statusNow: TrackingAuthorizationStatus? = [nil, trackingStatus, .notDetermined][Int(argument) % 3]
@@ -612,9 +614,14 @@ private struct MachineHarness {
 
     mutating func report(_ event: ConsentBridgeEvent, _ context: Context) {
         switch event {
-        case .uiFinished:
+        case .uiFinished(let reason):
             uiFinishedCount += 1
             fuzzCheck(uiFinishedCount == 1, "the UI finished twice")
+            // The failure that ends the UI is reported once, just before it, and only then does it end as failed.
+            fuzzCheck(reason.keepsErrorOnScreen == (failedCount == 1), "the UI finished (\(reason)) after \(failedCount) failures")
+        case .failed:
+            failedCount += 1
+            fuzzCheck(failedCount == 1 && uiFinishedCount == 0, "a failure ended a UI that had ended")
         case .uiReady:
             uiReadyCount += 1
             fuzzCheck(uiReadyCount == 1, "the UI announced ready twice")

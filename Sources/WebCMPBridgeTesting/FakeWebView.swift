@@ -57,7 +57,7 @@ public final class FakeWebView: CMPWebView {
     /// How many times the bridge asked to open the app's Settings (``CMPWebView/openAppSettings()``).
     public private(set) var openedAppSettings = 0
     /// Handler names registered on the same content controller by someone else (the app): registering one of them
-    /// throws ``WebViewSetupError/messageHandlerNameInUse(_:)``.
+    /// throws a ``WebCMPBridge/ConsentBridgeError`` with the code ``WebCMPBridge/ConsentBridgeError/Code/webViewSetupFailed``.
     public var foreignHandlerNames: Set<String> = []
     /// Like `WKWebView.url`: the URL of the newest navigation, already while it is pending.
     public private(set) var url: URL?
@@ -86,8 +86,8 @@ public final class FakeWebView: CMPWebView {
 
     public func evaluateJavaScript(_ source: String) { evaluated.append(source) }
 
-    public func addMessageHandler(named name: String) throws(WebViewSetupError) {
-        guard !foreignHandlerNames.contains(name) else { throw .messageHandlerNameInUse(name) }
+    public func addMessageHandler(named name: String) throws(ConsentBridgeError) {
+        guard !foreignHandlerNames.contains(name) else { throw .webViewSetupFailed(.messageHandlerNameInUse(name)) }
         handlers.insert(name)
     }
 

@@ -284,7 +284,7 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
         switch event {
         case .uiReady:
             pageBecameReady()
-        case .error(let error) where error.endsUI:
+        case .failed(let error):
             showError(error)
         default:
             break

@@ -45,11 +45,15 @@ extension WKWebViewConfiguration {
     /// configuration object: pass a copy if the configuration is shared.
     ///
     /// Throws instead of letting WebKit raise `NSInvalidArgumentException` (which terminates the app) when the
-    /// configuration already has a handler for the scheme (``WebViewSetupError/urlSchemeInUse(_:)``) or WebKit
-    /// handles the scheme itself (``WebViewSetupError/urlSchemeHandledByWebKit(_:)``).
-    public func registerFallback(_ page: FallbackPage) throws(WebViewSetupError) {
-        guard !WKWebView.handlesURLScheme(page.scheme) else { throw .urlSchemeHandledByWebKit(page.scheme) }
-        guard urlSchemeHandler(forURLScheme: page.scheme) == nil else { throw .urlSchemeInUse(page.scheme) }
+    /// configuration already has a handler for the scheme or WebKit handles the scheme itself: a
+    /// ``WebCMPBridge/ConsentBridgeError`` with the code ``WebCMPBridge/ConsentBridgeError/Code/webViewSetupFailed``.
+    public func registerFallback(_ page: FallbackPage) throws(ConsentBridgeError) {
+        guard !WKWebView.handlesURLScheme(page.scheme) else {
+            throw .webViewSetupFailed(.urlSchemeHandledByWebKit(page.scheme))
+        }
+        guard urlSchemeHandler(forURLScheme: page.scheme) == nil else {
+            throw .webViewSetupFailed(.urlSchemeInUse(page.scheme))
+        }
         setURLSchemeHandler(FallbackSchemeHandler(page: page), forURLScheme: page.scheme)
     }
 }
@@ -60,10 +64,11 @@ extension WKCMPWebView {
     ///
     /// The handler is registered on a **copy** of `configuration` (with its own user content controller, as
     /// ``init(configuration:)`` does): the configuration you pass is not changed and can be passed again.
-    /// Throws when the configuration already serves the fallback's scheme or WebKit handles it.
+    /// Throws when the configuration already serves the fallback's scheme or WebKit handles it (a
+    /// ``WebCMPBridge/ConsentBridgeError`` with the code ``WebCMPBridge/ConsentBridgeError/Code/webViewSetupFailed``).
     public convenience init(
         fallback: FallbackPage?, configuration: WKWebViewConfiguration = WKWebViewConfiguration()
-    ) throws(WebViewSetupError) {
+    ) throws(ConsentBridgeError) {
         let own = WKCMPWebView.consentConfiguration(from: configuration)
         if let fallback { try own.registerFallback(fallback) }
         self.init(webView: WKWebView(frame: .zero, configuration: own))

@@ -10,7 +10,8 @@ extension TrackingAuthorizer {
     /// App Tracking Transparency through `ATTrackingManager`.
     ///
     /// - Before requesting it checks that `NSUserTrackingUsageDescription` is in the main bundle's Info.plist and
-    ///   throws ``TrackingAuthorizationError/missingUsageDescription`` instead of letting iOS terminate the app.
+    ///   throws a ``WebCMPBridge/ConsentBridgeError`` with the code
+    ///   ``WebCMPBridge/ConsentBridgeError/Code/trackingAuthorizationFailed`` instead of letting iOS terminate the app.
     /// - `waitUntilActive` returns once `UIApplication.shared.applicationState` is `.active` (waiting for
     ///   `didBecomeActiveNotification`): the system shows the prompt only to an active app, and a request made while
     ///   the app is inactive — e.g. while a sheet is still being dismissed or the app is in the app switcher — returns
@@ -24,8 +25,12 @@ extension TrackingAuthorizer {
     @available(visionOSApplicationExtension, unavailable)
     public static let appTrackingTransparency = TrackingAuthorizer(
         status: { TrackingAuthorizationStatus(ATTrackingManager.trackingAuthorizationStatus) },
-        request: { () async throws(TrackingAuthorizationError) -> TrackingAuthorizationStatus in
-            try TrackingUsageDescription.validate(Bundle.main.infoDictionary)
+        request: { () async throws(ConsentBridgeError) -> TrackingAuthorizationStatus in
+            do throws(TrackingAuthorizationError) {
+                try TrackingUsageDescription.validate(Bundle.main.infoDictionary)
+            } catch {
+                throw .trackingAuthorizationFailed(error)
+            }
             let status = await ATTrackingManager.requestTrackingAuthorization()
             return TrackingAuthorizationStatus(status)
         },

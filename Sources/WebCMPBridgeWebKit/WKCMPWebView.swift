@@ -18,7 +18,7 @@ import AppKit
 ///   (the configuration's user scripts are copied; the configuration you pass is not changed), so the consent UI's
 ///   handlers cannot collide with the app's. With ``init(webView:)`` the controller is the app's: a name this kind of
 ///   adapter registered before and left behind (an adapter dropped without ``invalidate()``) is removed first; a
-///   name another live adapter holds is refused with ``WebViewSetupError/messageHandlerNameInUse(_:)``. WebKit offers
+///   name another live adapter holds is refused with ``WebCMPBridge/ConsentBridgeError/Code/webViewSetupFailed``. WebKit offers
 ///   no way to ask which names the app itself registered: do not register the dialects' names (`jsHandler`,
 ///   `osbCmpMessageHandler`, `webcmpTCF`) on a web view you pass to ``init(webView:)``.
 /// - **Loads are identified** by the `WKNavigation` that `load(_:)` returned: events carry the core's
@@ -136,13 +136,13 @@ public final class WKCMPWebView: NSObject, CMPWebView, ScriptMessageReceiver {
 
     /// Registers `name` on the web view's content controller, unless someone else holds it (then it throws and
     /// registers nothing): `add(_:name:)` raises `NSInvalidArgumentException` for a name already registered.
-    public func addMessageHandler(named name: String) throws(WebViewSetupError) {
+    public func addMessageHandler(named name: String) throws(ConsentBridgeError) {
         guard !handlerNames.contains(name) else { return }
         let controller = webView.configuration.userContentController
         let owners = MessageHandlerOwners.of(controller)
         switch MessageHandlerClaim(previousOwnerAlive: owners.isAlive(name)) {
         case .refuse:
-            throw .messageHandlerNameInUse(name)
+            throw .webViewSetupFailed(.messageHandlerNameInUse(name))
         case .replaceStale:
             controller.removeScriptMessageHandler(forName: name)
         case .register:

@@ -59,10 +59,11 @@ public final class WebPageCMPWebView: CMPWebView, ScriptMessageReceiver {
 
     /// Creates a page that also serves `fallback` (when not `nil`) from its scheme, so that a bridge configured with
     /// ``BridgeConfiguration/fallback`` can show it when the hosted page fails. Throws when the configuration already
-    /// serves the fallback's scheme or WebKit handles it.
+    /// serves the fallback's scheme or WebKit handles it (a ``WebCMPBridge/ConsentBridgeError`` with the code
+    /// ``WebCMPBridge/ConsentBridgeError/Code/webViewSetupFailed``).
     public convenience init(
         fallback: FallbackPage?, configuration: WebPage.Configuration = WebPage.Configuration()
-    ) throws(WebViewSetupError) {
+    ) throws(ConsentBridgeError) {
         var own = Self.consentConfiguration(from: configuration)
         if let fallback { try own.registerFallback(fallback) }
         self.init(own: own)
@@ -139,7 +140,7 @@ public final class WebPageCMPWebView: CMPWebView, ScriptMessageReceiver {
 
     /// Registers `name` on the page's own content controller, which only this adapter registers on: it never
     /// raises, and never throws.
-    public func addMessageHandler(named name: String) throws(WebViewSetupError) {
+    public func addMessageHandler(named name: String) throws(ConsentBridgeError) {
         guard handlerNames.insert(name).inserted else { return }
         let proxy = messageProxy ?? WeakScriptMessageHandler(self)
         messageProxy = proxy

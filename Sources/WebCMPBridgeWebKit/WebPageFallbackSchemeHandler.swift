@@ -41,11 +41,11 @@ extension WebPage.Configuration {
     /// for you with ``WebPageCMPWebView/init(fallback:configuration:)``).
     ///
     /// Throws when WebKit handles the scheme itself or it is not a valid scheme (`URLScheme(_:)` is `nil`:
-    /// ``WebViewSetupError/urlSchemeHandledByWebKit(_:)``), or when the configuration already has a handler for it
-    /// (``WebViewSetupError/urlSchemeInUse(_:)``).
-    public mutating func registerFallback(_ page: FallbackPage) throws(WebViewSetupError) {
-        guard let scheme = URLScheme(page.scheme) else { throw .urlSchemeHandledByWebKit(page.scheme) }
-        guard urlSchemeHandlers[scheme] == nil else { throw .urlSchemeInUse(page.scheme) }
+    /// WebKit handles it), or when the configuration already has a handler for it: a
+    /// ``WebCMPBridge/ConsentBridgeError`` with the code ``WebCMPBridge/ConsentBridgeError/Code/webViewSetupFailed``.
+    public mutating func registerFallback(_ page: FallbackPage) throws(ConsentBridgeError) {
+        guard let scheme = URLScheme(page.scheme) else { throw .webViewSetupFailed(.urlSchemeHandledByWebKit(page.scheme)) }
+        guard urlSchemeHandlers[scheme] == nil else { throw .webViewSetupFailed(.urlSchemeInUse(page.scheme)) }
         urlSchemeHandlers[scheme] = WebPageFallbackSchemeHandler(page: page)
     }
 }

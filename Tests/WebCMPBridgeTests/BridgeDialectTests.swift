@@ -120,7 +120,7 @@ import Testing
         #expect(harness.errorCodes == [])
         let failing = BridgeHarness(dialect: .gravito)
         failing.webView.eventHandler?(.didReceiveResponse(URL(string: "https://cmp.example.com/app/"), statusCode: 503))
-        #expect(failing.events.contains(.error(.loadFailed(WebViewLoadError(
+        #expect(failing.events.contains(.failed(.loadFailed(WebViewLoadError(
             url: URL(string: "https://cmp.example.com/app/"), statusCode: 503, reason: "the server answered an error")))))
         #expect(failing.events.last == .uiFinished(.failed))
     }

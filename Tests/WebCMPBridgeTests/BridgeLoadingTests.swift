@@ -59,7 +59,7 @@ import Testing
         let harness = BridgeHarness()
         harness.webView.failLoading(description: "offline")
         let failure = try #require(harness.events.compactMap { event -> WebViewLoadError? in
-            if case .error(.loadFailed(let error)) = event { return error } else { return nil }
+            if case .failed(let error) = event { return error.underlying as? WebViewLoadError } else { return nil }
         }.first)
         #expect(failure.url == harness.webView.loadedURLs.first)
     }

@@ -81,7 +81,7 @@ extension BridgeMachineTests {
                 (app(.didEnterBackground), []),
                 (app(.willEnterForeground), [.resume(.ready)]),
                 (app(.didBecomeActive), []),
-                (.timerFired(.ready), [.error(.timeout(seconds: 30)), .finished(.timedOut), .detach]),
+                (.timerFired(.ready), [.failed(.timeout(seconds: 30)), .finished(.timedOut), .detach]),
             ],
             state: .invalidated),
         Flow(
@@ -185,7 +185,7 @@ extension BridgeMachineTests {
                 (.webView(.contentProcessDidTerminate), [reloading, .readyTimer, .loadPage(3)]),
                 (
                     .webView(.contentProcessDidTerminate),
-                    [.error(.webContentTerminated), .cancel(.ready), .finished(.failed), .detach]
+                    [.failed(.webContentTerminated), .cancel(.ready), .finished(.failed), .detach]
                 ),
             ],
             state: .invalidated),

@@ -13,7 +13,7 @@ extension BridgeMachineTests {
     static var offlineInput: Input { .failed(WebViewLoadFailure.urlErrorDomain, -1009, load: 1) }
     /// The end of a run that fails while its ready timer runs.
     static func failedWhileLoading(_ error: ConsentBridgeError) -> [Effect] {
-        [.error(error), .cancel(.ready), .finished(.failed), .detach]
+        [.failed(error), .cancel(.ready), .finished(.failed), .detach]
     }
 
     // MARK: Load events
@@ -87,7 +87,7 @@ extension BridgeMachineTests {
         Transition(
             "a failure after the page was ready ends the run, without the fallback", configure: gravitoWithFallback,
             started + [.gravito(#"{"type":"CMP-loaded"}"#), offlineInput],
-            effects: [.error(offline), .finished(.failed), .detach], state: .invalidated),
+            effects: [.failed(offline), .finished(.failed), .detach], state: .invalidated),
     ])
     func loadFailures(_ row: Transition) {
         row.check()
@@ -160,7 +160,7 @@ extension BridgeMachineTests {
         Transition(
             "before anything was loaded (tracking first) there is nothing to reload",
             configure: { $0.tracking = .beforeCMP }, started + [.webView(.contentProcessDidTerminate)],
-            effects: [.error(.webContentTerminated), .finished(.failed), .detach], state: .invalidated),
+            effects: [.failed(.webContentTerminated), .finished(.failed), .detach], state: .invalidated),
     ])
     func contentProcessTermination(_ row: Transition) {
         row.check()

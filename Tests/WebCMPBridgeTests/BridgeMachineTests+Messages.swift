@@ -230,18 +230,18 @@ extension BridgeMachineTests {
             "refused: the error only; nothing stored, the UI stays", configure: tcfDialect,
             started + [
                 .tcf(MachineBody.tcfSave(accept)),
-                .answer(.refused(.invalidConsent(.notServiceSpecific))),
+                .answer(.refused(ConsentBridgeError(ConsentCommitError.notServiceSpecific))),
             ],
-            effects: [.error(.invalidConsent(.notServiceSpecific))], state: .ready),
+            effects: [.error(ConsentBridgeError(ConsentCommitError.notServiceSpecific))], state: .ready),
         Transition(
             "the store failed: the user's action, then the error", configure: tcfDialect,
             started + [.tcf(MachineBody.tcfSave(accept)), storageFailed],
-            effects: [.userAction(), .error(.storageFailed(.tooLarge(bytes: 2_000_000, limit: 1_048_576)))],
+            effects: [.userAction(), .error(.storageFailed(IABConsentError(ConsentStoreError.tooLarge(bytes: 2_000_000, limit: 1_048_576))))],
             state: .ready),
         Transition(
             "the store failed on what the CMP loaded: the error only", configure: tcfDialect,
             started + [.tcf(MachineBody.tcfSave(accept, status: "tcloaded")), storageFailed],
-            effects: [.error(.storageFailed(.tooLarge(bytes: 2_000_000, limit: 1_048_576)))], state: .ready),
+            effects: [.error(.storageFailed(IABConsentError(ConsentStoreError.tooLarge(bytes: 2_000_000, limit: 1_048_576))))], state: .ready),
         Transition(
             "an answer to a commit never asked for is ignored, with a diagnostic", configure: tcfDialect,
             started + [MachineCommit.stored(accept)], effects: [MachineCommit.ignored(0, "it was never asked for")],

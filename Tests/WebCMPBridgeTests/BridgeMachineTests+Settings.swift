@@ -109,7 +109,7 @@ extension BridgeMachineTests {
             "no candidate left: the run fails and consent stays", configure: settingsWithOneCall,
             calling + [.tcf(MachineBody.settings(attempt: 0, "refused"))],
             effects: [.cancel(.settingsAttempt)] + [
-                .error(.privacySettingsNotOpened("A refused (success: false)")), .finished(.failed), .detach,
+                .failed(.privacySettingsNotOpened("A refused (success: false)")), .finished(.failed), .detach,
             ],
             state: .invalidated),
         Transition(
@@ -117,7 +117,7 @@ extension BridgeMachineTests {
             openerA + [.timerFired(.settingsRetry), .tcf(MachineBody.settings(attempt: 1, "called")),
                        .timerFired(.settingsAttempt)],
             effects: [.cancel(.settingsRetry)] + [
-                .error(.privacySettingsNotOpened("A showed no UI within 3.0 s")), .finished(.failed), .detach,
+                .failed(.privacySettingsNotOpened("A showed no UI within 3.0 s")), .finished(.failed), .detach,
             ],
             state: .invalidated),
         Transition(
@@ -173,7 +173,7 @@ extension BridgeMachineTests {
                 + PrivacySettingsCall.presets.indices.map { .tcf(MachineBody.settings(attempt: $0 + 1, "missing")) }
                 + [.timerFired(.settingsAttempt)],
             effects: [.cancel(.settingsRetry)] + [
-                .error(.privacySettingsNotOpened(
+                .failed(.privacySettingsNotOpened(
                     "__tcfapi('displayConsentUi') refused (success: false); not on the page: "
                         + PrivacySettingsCall.presets.map { $0.name }.joined(separator: ", "))),
                 .finished(.failed), .detach,
@@ -218,7 +218,7 @@ extension BridgeMachineTests {
             "Gravito: no UI within the window: a typed error", configure: gravitoSettings,
             started + [.gravito(gravitoReady), .timerFired(.settingsAttempt)],
             effects: [] + [
-                .error(.privacySettingsNotOpened("nothing to call, and the page showed no UI within 3.0 s")),
+                .failed(.privacySettingsNotOpened("nothing to call, and the page showed no UI within 3.0 s")),
                 .finished(.failed), .detach,
             ],
             state: .invalidated),
@@ -262,7 +262,7 @@ extension BridgeMachineTests {
         #expect(machine.handlerNames == ["jsHandler"])
         for input in Self.started { _ = machine.handle(input) }
         let effects = machine.handle(.gravito(Self.gravitoReady))
-        #expect(effects.contains(.error(.privacySettingsNotOpened(
+        #expect(effects.contains(.failed(.privacySettingsNotOpened(
             "the page's dialect (gravito) reports no UI, and no TCF/GPP listener runs"))))
         #expect(effects.last == .detach)
         #expect(machine.privacySettingsOpenedBy == nil)

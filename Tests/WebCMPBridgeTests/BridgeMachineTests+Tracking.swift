@@ -76,7 +76,7 @@ extension BridgeMachineTests {
                 (.trackingAnswered(.success(.authorized)), []),
                 (.appActive, [.requestTracking]),
                 (
-                    .trackingAnswered(.failure(.missingUsageDescription)),
+                    .trackingAnswered(.failure(.trackingAuthorizationFailed(.missingUsageDescription))),
                     [.error(.trackingAuthorizationFailed(.missingUsageDescription)), .detach]
                 ),
             ],

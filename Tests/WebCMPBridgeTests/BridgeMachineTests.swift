@@ -65,20 +65,20 @@ import Testing
         Transition("a second start is ignored", started + [.start(trackingStatus: .notDetermined)], effects: [], state: .loading),
         Transition(
             "a setup failure ends the run without a load",
-            [.attached(setupFailure: .messageHandlerNameInUse("jsHandler")), .start(trackingStatus: .notDetermined)],
-            effects: [.error(.webViewSetupFailed(.messageHandlerNameInUse("jsHandler"))), .finished(.failed), .detach],
+            [.attached(setupFailure: .webViewSetupFailed(.messageHandlerNameInUse("jsHandler"))), .start(trackingStatus: .notDetermined)],
+            effects: [.failed(.webViewSetupFailed(.messageHandlerNameInUse("jsHandler"))), .finished(.failed), .detach],
             state: .invalidated),
         Transition(
             "a setup failure is no reason for the fallback page",
             configure: { $0.fallback = MachinePage.fallback },
-            [.attached(setupFailure: .urlSchemeInUse("webcmp-fallback")), .start(trackingStatus: .notDetermined)],
-            effects: [.error(.webViewSetupFailed(.urlSchemeInUse("webcmp-fallback"))), .finished(.failed), .detach],
+            [.attached(setupFailure: .webViewSetupFailed(.urlSchemeInUse("webcmp-fallback"))), .start(trackingStatus: .notDetermined)],
+            effects: [.failed(.webViewSetupFailed(.urlSchemeInUse("webcmp-fallback"))), .finished(.failed), .detach],
             state: .invalidated),
         Transition(
             "a setup failure asks for no tracking before the CMP",
             configure: { $0.tracking = .beforeCMP },
-            [.attached(setupFailure: .messageHandlerNameInUse("webcmpTCF")), .start(trackingStatus: .notDetermined)],
-            effects: [.error(.webViewSetupFailed(.messageHandlerNameInUse("webcmpTCF"))), .finished(.failed), .detach],
+            [.attached(setupFailure: .webViewSetupFailed(.messageHandlerNameInUse("webcmpTCF"))), .start(trackingStatus: .notDetermined)],
+            effects: [.failed(.webViewSetupFailed(.messageHandlerNameInUse("webcmpTCF"))), .finished(.failed), .detach],
             state: .invalidated),
         Transition(
             "tracking before the CMP: first an active app, nothing loads yet",
@@ -110,12 +110,12 @@ import Testing
         Transition(
             "the page never became ready: the run ends",
             started + [.timerFired(.ready)],
-            effects: [.error(.timeout(seconds: 30)), .finished(.timedOut), .detach], state: .invalidated),
+            effects: [.failed(.timeout(seconds: 30)), .finished(.timedOut), .detach], state: .invalidated),
         Transition(
             "clearsConsentOnTimeout: the store is cleared before the end",
             configure: { $0.clearsConsentOnTimeout = true },
             started + [.timerFired(.ready)],
-            effects: [.error(.timeout(seconds: 30)), .clearStore, .finished(.timedOut), .detach], state: .invalidated),
+            effects: [.failed(.timeout(seconds: 30)), .clearStore, .finished(.timedOut), .detach], state: .invalidated),
         Transition(
             "with a fallback page: it loads instead, with a new timeout",
             configure: { $0.fallback = MachinePage.fallback },
@@ -129,12 +129,12 @@ import Testing
             "the fallback page timing out too ends the run",
             configure: { $0.fallback = MachinePage.fallback },
             started + [.timerFired(.ready), .timerFired(.ready)],
-            effects: [.error(.timeout(seconds: 30)), .finished(.timedOut), .detach], state: .invalidated),
+            effects: [.failed(.timeout(seconds: 30)), .finished(.timedOut), .detach], state: .invalidated),
         Transition(
             "no fallback for consent that was given on the fallback page",
             configure: { $0.fallback = MachinePage.fallback }, renewalReason: .hostedPageNotShown,
             started + [.timerFired(.ready)],
-            effects: [.error(.timeout(seconds: 30)), .finished(.timedOut), .detach], state: .invalidated),
+            effects: [.failed(.timeout(seconds: 30)), .finished(.timedOut), .detach], state: .invalidated),
         Transition(
             "a fire after the page became ready is ignored",
             configure: gravitoDialect,
@@ -201,7 +201,7 @@ import Testing
     /// One input of every kind (and every web view event, timer and answer).
     static let everyInput: [InputCase] = [
         InputCase("attached", .attached(setupFailure: nil, resourceFailures: ["a.js: missing"])),
-        InputCase("attached with a setup failure", .attached(setupFailure: .messageHandlerNameInUse("jsHandler"))),
+        InputCase("attached with a setup failure", .attached(setupFailure: .webViewSetupFailed(.messageHandlerNameInUse("jsHandler")))),
         InputCase("start", .start(trackingStatus: .notDetermined)),
         InputCase("a valid message", .gravito(#"{"type":"CMP-loaded"}"#)),
         InputCase("a save", .gravito(MachineBody.gravitoSave(TestStrings.acceptAll))),
@@ -219,12 +219,12 @@ import Testing
         InputCase("presentation ended", .presentationEnded),
         InputCase("app active", .appActive),
         InputCase("tracking answered", .trackingAnswered(.success(.authorized))),
-        InputCase("tracking failed", .trackingAnswered(.failure(.missingUsageDescription))),
+        InputCase("tracking failed", .trackingAnswered(.failure(.trackingAuthorizationFailed(.missingUsageDescription)))),
         InputCase("committed", .committed(
             MachineCommit.tcfSave(TestStrings.acceptAll), .stored(MachineCommit.summary(TestStrings.acceptAll), diagnostics: []),
             trackingStatus: .notDetermined)),
         InputCase("commit refused", .committed(
-            MachineCommit.tcfSave(TestStrings.acceptAll), .refused(.invalidConsent(.noConsent)), trackingStatus: .notDetermined)),
+            MachineCommit.tcfSave(TestStrings.acceptAll), .refused(ConsentBridgeError(ConsentCommitError.noConsent)), trackingStatus: .notDetermined)),
         InputCase("a redirect of the first load", .loadRedirected(BridgeMachine.LoadRedirect(
             load: WebViewLoadID(rawValue: 1), url: URL(string: "https://elsewhere.example/landing")!,
             origin: "https://elsewhere.example"))),
@@ -581,6 +581,8 @@ extension NavigationRequest {
 extension BridgeMachine.Effect {
     /// Reports an error.
     static func error(_ error: ConsentBridgeError) -> Self { .report(.error(error)) }
+    /// Reports the failure that ends the UI.
+    static func failed(_ error: ConsentBridgeError) -> Self { .report(.failed(error)) }
     /// Reports a diagnostic.
     static func diagnostic(_ text: String) -> Self { .report(.diagnostic(text)) }
     /// Reports the UI ready.

@@ -50,8 +50,14 @@ struct BridgeHarness {
 
     var events: [ConsentBridgeEvent] { bridge.eventLog }
 
+    /// The codes of every error, those the UI survives and the one that ended it.
     var errorCodes: [String] {
-        events.compactMap { if case .error(let error) = $0 { return error.code.rawValue } else { return nil } }
+        events.compactMap { $0.reportedError?.code.rawValue }
+    }
+
+    /// The codes of the errors that ended the UI (``ConsentBridgeEvent/failed(_:)``).
+    var failureCodes: [String] {
+        events.compactMap { if case .failed(let error) = $0 { return error.code.rawValue } else { return nil } }
     }
 
     var savedSummaries: [ConsentSummary] {

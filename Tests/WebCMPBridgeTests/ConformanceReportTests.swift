@@ -47,7 +47,7 @@ import Testing
         #expect(ConformanceReport.Row.messagesValid([.uiReady(.tcf), .diagnostic("d")], toolFailures: [])
             == .init("messages valid", true, "no rejected messages"))
         let failed = ConformanceReport.Row.messagesValid(
-            [.error(.timeout(seconds: 5)), .uiReady(.tcf), .error(.webContentTerminated)],
+            [.failed(.timeout(seconds: 5)), .uiReady(.tcf), .failed(.webContentTerminated)],
             toolFailures: [.init(code: "clickFailed", message: "no element")])
         #expect(failed == .init("messages valid", false, "timeout, webContentTerminated, clickFailed"))
     }
@@ -116,7 +116,7 @@ import Testing
         #expect(row(stored) == .init("accepts the injected record", true, "restored the stored TC string"))
         #expect(row(nil) == .init("accepts the injected record", true, "no errors on re-injection"))
         #expect(row(.string("another")) == .init("accepts the injected record", false, "no errors on re-injection"))
-        #expect(row(.null, [.error(.webContentTerminated)]) == .init("accepts the injected record", false, "errors on re-injection"))
+        #expect(row(.null, [.failed(.webContentTerminated)]) == .init("accepts the injected record", false, "errors on re-injection"))
         #expect(row(.null, [], [.init(code: "hostTimeout", message: "m")]).verdict == .fail)
     }
 
@@ -128,7 +128,7 @@ import Testing
         }
         #expect(row([.uiReady(.gravito)])
             == .init("privacy settings on demand", true, "opened by showUI with the stored consent, stays open"))
-        #expect(row([.uiReady(.gravito), .error(.privacySettingsNotOpened("no evidence"))]).detail
+        #expect(row([.uiReady(.gravito), .failed(.privacySettingsNotOpened("no evidence"))]).detail
             == ConsentBridgeError.privacySettingsNotOpened("no evidence").description)
         #expect(row([.uiReady(.gravito)], [.init(code: "hostTimeout", message: "the run did not finish")]).detail
             == "the run did not finish")

@@ -83,11 +83,13 @@ import Testing
             .timeout(seconds: 30), .invalidMessage(handler: hostile, .notAnObject),
             .forbiddenOrigin(handler: hostile, origin: hostile), .notMainFrame(handler: hostile),
             .unexpectedDialect(handler: hostile, expected: .gravito),
-            .invalidConsent(.invalidMapping(.invalidTCString(.empty))), .invalidConsent(.noConsent), .storageFailed(.recordNotEncodable(reason: hostile)),
+            ConsentBridgeError(ConsentCommitError.invalidMapping(.invalidTCString(.empty))),
+            ConsentBridgeError(ConsentCommitError.noConsent),
+            .storageFailed(IABConsentError(ConsentStoreError.recordNotEncodable(reason: hostile))),
             .loadFailed(WebViewLoadError(url: nil, reason: hostile)), .webContentTerminated,
             .trackingAuthorizationFailed(.missingUsageDescription),
             .webViewSetupFailed(.messageHandlerNameInUse(hostile)), .privacySettingsNotOpened(hostile),
-            .missingDisclosedVendors(created: Date(timeIntervalSince1970: 1_772_236_800)),
+            ConsentBridgeError(ConsentCommitError.missingDisclosedVendors(created: Date(timeIntervalSince1970: 1_772_236_800))),
         ]
         #expect(Set(errors.map(\.code)) == Set(ConsentBridgeError.Code.allCases))
         for error in errors {

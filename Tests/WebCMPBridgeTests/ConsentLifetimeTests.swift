@@ -181,9 +181,11 @@ import Testing
     }
 
     @Test func nothingStoredIsAnError() {
-        #expect(throws: ProgrammaticConsentError.noStoredTCString) { try ConsentStore.inMemory().rejectAll() }
+        let error = #expect(throws: IABConsentError.self) { try ConsentStore.inMemory().rejectAll() }
+        #expect(error?.code == .noStoredTCString)
+        #expect(error?.underlying as? ProgrammaticConsentError == .noStoredTCString)
         let gppOnly = ConsentStore.inMemory()
-        #expect(throws: ProgrammaticConsentError.noStoredTCString) { try gppOnly.withdrawConsent() }
+        #expect(throws: ProgrammaticConsentError.noStoredTCString) { try gppOnly.reject(now: Date(), cause: .withdrawal) }
     }
 
     @Test func theNextPageReceivesTheRejectedString() throws {

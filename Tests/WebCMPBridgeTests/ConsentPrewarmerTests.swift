@@ -206,7 +206,7 @@ import Testing
         clock.advance(by: 9.9)
         #expect(taken.bridge.state == .loading)
         clock.advance(by: 0.2)
-        #expect(taken.bridge.eventLog.contains(.error(.timeout(seconds: 10))))
+        #expect(taken.bridge.eventLog.contains(.failed(.timeout(seconds: 10))))
     }
 
     @Test func aPrewarmedBridgeIsHandedOverOnlyForTheSameRequest() throws {

@@ -116,7 +116,7 @@ import Testing
             let model = TCString(vendorConsents: vendors, vendorLegitimateInterests: vendors, publisherRestrictions: [
                 PublisherRestriction(purposeID: 2, restrictionType: .requireConsent, vendors: vendors),
             ], disclosedVendors: vendors)
-            let decoded = try TCString(decoding: try model.encoded())
+            let decoded = try TCString(decodingPrecisely: try model.encoded())
             #expect(decoded == model, "\(runs)")
         }
     }
@@ -125,15 +125,15 @@ import Testing
     @Test func segmentWalkErrors() throws {
         let core = try TCString().encoded()
         let disclosed = try TCString(disclosedVendors: [1, 2]).encoded().split(separator: ".")[1]
-        #expect(throws: TCStringError.emptySegment(index: 1)) { try TCString(decoding: core + ".") }
-        #expect(throws: TCStringError.emptySegment(index: 1)) { try TCString(decoding: core + ".." + disclosed) }
-        #expect(throws: TCStringError.emptySegment(index: 0)) { try TCString(decoding: "." + core) }
+        #expect(throws: TCStringError.emptySegment(index: 1)) { try TCString(decodingPrecisely: core + ".") }
+        #expect(throws: TCStringError.emptySegment(index: 1)) { try TCString(decodingPrecisely: core + ".." + disclosed) }
+        #expect(throws: TCStringError.emptySegment(index: 0)) { try TCString(decodingPrecisely: "." + core) }
         #expect(throws: TCStringError.duplicateSegment(type: 1, segment: 2)) {
-            try TCString(decoding: core + "." + disclosed + "." + disclosed)
+            try TCString(decodingPrecisely: core + "." + disclosed + "." + disclosed)
         }
         #expect(throws: TCStringError.invalidCharacter("!", offset: core.count + 3)) {
-            try TCString(decoding: core + "." + disclosed.prefix(2) + "!" + disclosed.dropFirst(3))
+            try TCString(decodingPrecisely: core + "." + disclosed.prefix(2) + "!" + disclosed.dropFirst(3))
         }
-        #expect(try TCString(decoding: core + "." + disclosed + "==").disclosedVendors == [1, 2])
+        #expect(try TCString(decodingPrecisely: core + "." + disclosed + "==").disclosedVendors == [1, 2])
     }
 }

@@ -138,10 +138,11 @@ import Testing
     @Test func aRefusalIsItsOwnBridgeErrorCodeAndUserFacingMessage() {
         let created = Date(timeIntervalSince1970: 1_772_409_600)  // 2026-03-02
         let error = ConsentBridgeError(ConsentCommitError.missingDisclosedVendors(created: created))
-        #expect(error == .missingDisclosedVendors(created: created))
         #expect(error.code == .missingDisclosedVendors)
         #expect(error.code.rawValue == "missingDisclosedVendors")
-        #expect(!error.endsUI && !error.isSecurityEvent)
+        #expect(error.consentError?.code == .missingDisclosedVendors)
+        #expect(error.consentError?.underlying as? ConsentCommitError == .missingDisclosedVendors(created: created))
+        #expect(!error.isSecurityEvent)
         #expect(error.description.contains("created 2026-03-02"))
         #expect(error.description.contains("TCF 2.3"))
         #expect(!error.userFacingMessage.contains("TCF"))

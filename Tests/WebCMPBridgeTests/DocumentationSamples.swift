@@ -272,3 +272,30 @@ func forwardConsentChanges(store: ConsentStore, send: @escaping @Sendable (Data)
         }
     }
 }
+
+// HandlingErrors.md — Whether a failure ends the UI
+func handle(_ event: ConsentBridgeEvent) {
+    switch event {
+    case .failed(let error):
+        // The UI ends; stored consent is unchanged.
+        print("CMP UI failed (\(error.code.rawValue)): \(error.userFacingMessage)")
+    case .error(let error) where error.code == .invalidTCString:
+        print("The CMP page saved a broken TC string: \(error.consentError?.description ?? error.description)")
+    case .error(let error) where error.isSecurityEvent:
+        print("Rejected a message: \(error)")
+    default:
+        break
+    }
+}
+
+func decodeStoredString(_ raw: String) -> TCString? {
+    do {
+        return try TCString(decoding: raw)
+    } catch {
+        switch error.code {
+        case .invalidTCString: print("Not a TC string: \(error)")
+        default: print("Unexpected \(error.code): \(error)")
+        }
+        return nil
+    }
+}

@@ -56,20 +56,23 @@ import Testing
     @Test func refusesUnusableConfigurations() {
         let file = FallbackPage.File(contents: Data())
         #expect(throws: FallbackPage.ConfigurationError.invalidScheme("https")) {
-            try FallbackPage(scheme: "https", files: ["index.html": file])
+            try FallbackPage(validating: "https", host: "app", entry: "index.html", files: ["index.html": file])
         }
         #expect(throws: FallbackPage.ConfigurationError.invalidScheme("1cmp")) {
-            try FallbackPage(scheme: "1cmp", files: ["index.html": file])
+            try FallbackPage(validating: "1cmp", host: "app", entry: "index.html", files: ["index.html": file])
         }
         #expect(throws: FallbackPage.ConfigurationError.invalidHost("a/b")) {
-            try FallbackPage(host: "a/b", files: ["index.html": file])
+            try FallbackPage(validating: "webcmp-fallback", host: "a/b", entry: "index.html", files: ["index.html": file])
         }
         #expect(throws: FallbackPage.ConfigurationError.invalidPath("../x.html")) {
-            try FallbackPage(files: ["index.html": file, "../x.html": file])
+            try FallbackPage(validating: "webcmp-fallback", host: "app", entry: "index.html", files: ["index.html": file, "../x.html": file])
         }
         #expect(throws: FallbackPage.ConfigurationError.entryNotRegistered("main.html")) {
-            try FallbackPage(entry: "main.html", files: ["index.html": file])
+            try FallbackPage(validating: "webcmp-fallback", host: "app", entry: "main.html", files: ["index.html": file])
         }
+        let error = #expect(throws: ConsentBridgeError.self) { try FallbackPage(scheme: "https", files: ["index.html": file]) }
+        #expect(error?.code == .webViewSetupFailed)
+        #expect(error?.underlying as? FallbackPage.ConfigurationError == .invalidScheme("https"))
         #expect((try? FallbackPage(scheme: "My-App.cmp+x", host: "Consent", files: ["/index.html": file]))?.origin
             == "my-app.cmp+x://consent")
     }

@@ -158,7 +158,7 @@ import Testing
     /// bridge and `webcmp inspect`) refuses with that same error.
     @Test func invalidTCStringThrowsTheDecoderError() throws {
         for invalid in ["BOEFEAyOEFEAyAHABDENAI4AAAB9vABAASA", "C+++", "not a tc string", String(repeating: "C", count: 1 << 20)] {
-            let decoderError = try #require(#expect(throws: TCStringError.self) { try TCString(decoding: invalid) })
+            let decoderError = try #require(#expect(throws: TCStringError.self) { try TCString(decodingPrecisely: invalid) })
             #expect(throws: IABMappingError.invalidTCString(decoderError)) {
                 try IABKeySet(mapping: InAppConsent(tcString: invalid))
             }

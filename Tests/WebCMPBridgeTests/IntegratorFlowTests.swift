@@ -26,95 +26,30 @@ enum IntegratorStrings {
 
 /// What an app's own code does with the kit's answers: the kind of function an integrator tests with these doubles.
 enum AppConsentHandling {
-    /// The log line an app writes for an error (its `code` is stable; its description is for logs only).
+    /// The log line an app writes for an error: its stable `code`, and for a refused or unstored consent the consent
+    /// module's code (which string was broken); the descriptions are for logs only.
     static func logLine(for error: ConsentBridgeError) -> String {
-        let detail: String
-        switch error {
-        case .timeout(let seconds): detail = "no ready message in \(seconds) s"
-        case .invalidMessage(let handler, let reason): detail = "\(handler): \(Self.describe(reason))"
-        case .forbiddenOrigin(let handler, let origin): detail = "\(handler) from \(origin)"
-        case .notMainFrame(let handler): detail = "\(handler) from a frame"
-        case .unexpectedDialect(let handler, let expected): detail = "\(handler), page speaks \(expected.rawValue)"
-        case .invalidConsent(let reason): detail = Self.describe(reason)
-        case .missingDisclosedVendors(let created): detail = "TCF 2.3 string of \(created) without disclosed vendors"
-        case .storageFailed(let reason): detail = Self.describe(reason)
-        case .loadFailed(let failure):
-            detail = "\(failure.url?.absoluteString ?? "?") \(failure.statusCode ?? 0) \(failure.reason)"
-        case .webContentTerminated: detail = "web content terminated"
-        case .webViewSetupFailed(let reason): detail = Self.describe(reason)
-        case .privacySettingsNotOpened(let reason): detail = reason
-        case .trackingAuthorizationFailed(let reason): detail = Self.describe(reason)
-        }
-        return (error.isSecurityEvent ? "SECURITY " : "") + error.code.rawValue + ": " + detail
+        var line = (error.isSecurityEvent ? "SECURITY " : "") + error.code.rawValue
+        if let consent = error.consentError { line += " (" + consent.code.rawValue + ")" }
+        return line + ": " + error.description
     }
 
-    static func describe(_ error: InboundMessageError) -> String {
-        switch error {
-        case .tooLarge(let bytes, let limit): return "\(bytes) > \(limit) bytes"
-        case .tooDeep(let limit): return "deeper than \(limit)"
-        case .stringTooLong(let bytes, let limit): return "string \(bytes) > \(limit)"
-        case .tooManyElements(let count, let limit): return "\(count) > \(limit) elements"
-        case .malformedJSON(let reason, let offset): return "bad JSON at \(offset): \(reason)"
-        case .unsupportedValue(let value): return "unsupported \(value)"
-        case .notAnObject: return "not an object"
-        case .unknownMessageType(let type): return "unknown type \(type ?? "none")"
-        case .invalidField(let field, let expected): return "\(field) is not \(expected)"
-        case .missingField(let field): return "no \(field)"
-        case .unknownHandler(let handler): return "unknown handler \(handler)"
+    /// What an app does about an error, by code (a switch over the stable codes, with a default for new ones).
+    static func action(for error: ConsentBridgeError) -> String {
+        switch error.code {
+        case .timeout, .loadFailed, .webContentTerminated: return "retry later"
+        case .invalidTCString, .invalidConsent, .missingDisclosedVendors: return "report the CMP page"
+        case .forbiddenOrigin, .notMainFrame: return "security log"
+        case .storageFailed: return "keep the previous consent"
+        default: return "log"
         }
     }
 
-    static func describe(_ error: ConsentCommitError) -> String {
-        switch error {
-        case .noConsent: return "no consent"
-        case .notServiceSpecific: return "not service-specific"
-        case .invalidMapping(let mapping): return describe(mapping)
-        case .missingDisclosedVendors(let created): return "no disclosed vendors (\(created))"
-        }
-    }
-
-    static func describe(_ error: IABMappingError) -> String {
-        switch error {
-        case .invalidTCString(let reason): return "TC string: \(describe(reason))"
-        case .invalidAdditionalConsent(let reason): return "AC string: \(reason.description)"
-        case .invalidGPPString(let reason): return "GPP string: \(reason.description)"
-        case .invalidGPPSection(let id, let reason): return "GPP section \(id): \(reason)"
-        case .invalidGPPTCFSection(let reason): return "GPP TCF section: \(describe(reason))"
-        case .invalidGPPUSSection(let reason): return "GPP US section: \(reason.description)"
-        case .invalidUSPrivacy(let value): return "US Privacy \(value)"
-        case .invalidCMPSDKID(let id): return "CMP SDK id \(id)"
-        case .invalidCMPSDKVersion(let version): return "CMP SDK version \(version)"
-        case .invalidApplicableSection(let id): return "applicable section \(id)"
-        }
-    }
-
-    static func describe(_ error: TCStringError) -> String { error.description }
-
-    static func describe(_ error: ConsentStoreError) -> String {
-        switch error {
-        case .foreignKey(let key): return "foreign key \(key.rawValue)"
-        case .wrongValueType(let key, let expected, let found):
-            return "\(key) should be \(expected.rawValue), is \(found.rawValue)"
-        case .invalidValue(let key, let value): return "\(key) = \(value)"
-        case .tooLarge(let bytes, let limit): return "\(bytes) > \(limit)"
-        case .recordNotEncodable(let reason): return reason
-        case .storageUnavailable(let suiteName): return "no suite \(suiteName ?? "standard")"
-        }
-    }
-
-    static func describe(_ error: WebViewSetupError) -> String { error.description }
-
-    static func describe(_ error: TrackingAuthorizationError) -> String {
-        switch error {
-        case .missingUsageDescription: return "add NSUserTrackingUsageDescription"
-        case .unavailable(let reason): return reason
-        }
-    }
-
-    /// An app with its own consent UI: the text it shows for an error that ends the UI, in its own localization
-    /// (keyed by ``ConsentBridgeError/userFacingMessageKey``), falling back to the kit's English.
-    static func message(for error: ConsentBridgeError, localized: [String: String]) -> String? {
-        guard error.endsUI else { return nil }
+    /// An app with its own consent UI: the text it shows for the failure that ended the UI, in its own localization
+    /// (keyed by ``ConsentBridgeError/userFacingMessageKey``), falling back to the kit's English. Other events show
+    /// nothing.
+    static func message(for event: ConsentBridgeEvent, localized: [String: String]) -> String? {
+        guard case .failed(let error) = event else { return nil }
         return localized[error.userFacingMessageKey] ?? error.userFacingMessage
     }
 }
@@ -133,7 +68,17 @@ final class EventRecorder: ConsentBridgeDelegate {
     var events: [ConsentBridgeEvent] = []
     func bridge(_ bridge: ConsentBridge, didReceive event: ConsentBridgeEvent) { events.append(event) }
 
-    var errors: [ConsentBridgeError] { events.compactMap { if case .error(let error) = $0 { error } else { nil } } }
+    /// Every error, those the UI survives and the one that ended it.
+    var errors: [ConsentBridgeError] {
+        events.compactMap {
+            switch $0 {
+            case .error(let error), .failed(let error): error
+            default: nil
+            }
+        }
+    }
+    /// The error that ended the UI (``ConsentBridgeEvent/failed(_:)``), if any.
+    var failures: [ConsentBridgeError] { events.compactMap { if case .failed(let error) = $0 { error } else { nil } } }
     var codes: [ConsentBridgeError.Code] { errors.map(\.code) }
 }
 
@@ -276,12 +221,15 @@ final class EventRecorder: ConsentBridgeDelegate {
             .forbiddenOrigin, .notMainFrame, .invalidMessage, .unexpectedDialect, .invalidTCString,
         ])
         #expect(flow.recorder.errors.map(\.isSecurityEvent) == [true, true, false, false, false])
-        #expect(flow.recorder.errors.allSatisfy { !$0.endsUI })
+        #expect(flow.recorder.failures.isEmpty, "a rejected message or refused save does not end the UI")
         let lines = flow.recorder.errors.map(AppConsentHandling.logLine(for:))
-        #expect(lines[0].hasPrefix("SECURITY forbiddenOrigin: jsHandler"))
-        #expect(lines[3] == "unexpectedDialect: osbCmpMessageHandler, page speaks gravito")
-        #expect(lines[4].hasPrefix("invalidTCString: TC string:"))
-        #expect(flow.recorder.errors.allSatisfy { AppConsentHandling.message(for: $0, localized: [:]) == nil })
+        #expect(lines[0].hasPrefix("SECURITY forbiddenOrigin: rejected a message on 'jsHandler'"))
+        #expect(lines[3] == "unexpectedDialect: rejected a message on 'osbCmpMessageHandler': the page speaks the gravito dialect")
+        #expect(lines[4].hasPrefix("invalidTCString (invalidTCString): the saved consent was refused: The TC string is invalid:"))
+        #expect(flow.recorder.errors.map(AppConsentHandling.action(for:)) == [
+            "security log", "security log", "log", "log", "report the CMP page",
+        ])
+        #expect(flow.recorder.events.allSatisfy { AppConsentHandling.message(for: $0, localized: [:]) == nil })
         #expect(flow.store.record() == nil)
         #expect(flow.store.iabKeys().isEmpty)
     }
@@ -303,7 +251,9 @@ final class EventRecorder: ConsentBridgeDelegate {
         refuse.save(IntegratorStrings.withoutDisclosedVendors)
         #expect(refuse.recorder.codes == [.missingDisclosedVendors])
         let error = try #require(refuse.recorder.errors.first)
-        #expect(error == .missingDisclosedVendors(created: Date(timeIntervalSince1970: 1_772_409_600)))
+        #expect(error.consentError?.code == .missingDisclosedVendors)
+        #expect(error.description.contains("DisclosedVendors"))
+        #expect(refuse.recorder.failures.isEmpty, "a refused save does not end the UI")
         #expect(error.userFacingMessageKey == "WebCMPBridge.error.pageOutdated")
         #expect(refuse.store.record() == nil)
         #expect(MissingDisclosedVendorsPolicy.allCases == [.warn, .refuse])
@@ -315,33 +265,32 @@ final class EventRecorder: ConsentBridgeDelegate {
         timeout.bridge.start()
         timeout.clock.advance(by: timeout.bridge.configuration.readyTimeout)
         #expect(timeout.recorder.events.contains(.uiFinished(.timedOut)))
-        let timedOut = try #require(timeout.recorder.errors.first)
-        #expect(timedOut == .timeout(seconds: 30))
-        #expect(timedOut.endsUI)
+        let timedOut = try #require(timeout.recorder.failures.first, "the timeout ends the UI")
+        #expect(timedOut.code == .timeout)
+        #expect(timeout.recorder.errors == [timedOut])
         #expect(UIFinishReason.timedOut.keepsErrorOnScreen && !UIFinishReason.closed.keepsErrorOnScreen)
         #expect(timedOut.userFacingMessageKey == "WebCMPBridge.error.notLoaded")
         #expect(timedOut.userFacingMessage
             == "The privacy settings could not be loaded. Check your connection and try again.")
-        #expect(AppConsentHandling.message(for: timedOut, localized: [timedOut.userFacingMessageKey: "Nicht geladen."])
+        #expect(AppConsentHandling.message(for: .failed(timedOut), localized: [timedOut.userFacingMessageKey: "Nicht geladen."])
             == "Nicht geladen.")
+        #expect(AppConsentHandling.action(for: timedOut) == "retry later")
         #expect(!timedOut.description.isEmpty)
 
         let http = Flow()
         http.bridge.attach(to: http.webView)
         http.bridge.start()
         http.webView.respond(statusCode: 503)
-        let loadFailed = try #require(http.recorder.errors.first)
-        guard case .loadFailed(let failure) = loadFailed else { Issue.record("\(loadFailed)"); return }
-        #expect(failure.url == IntegratorStrings.cmpURL)
-        #expect(failure.statusCode == 503)
-        #expect(AppConsentHandling.logLine(for: loadFailed).hasPrefix("loadFailed: \(IntegratorStrings.cmpURL) 503"))
-        #expect(WebViewLoadError(url: nil, reason: "offline").description == "offline")
+        let loadFailed = try #require(http.recorder.failures.first)
+        #expect(loadFailed.code == .loadFailed)
+        #expect(AppConsentHandling.logLine(for: loadFailed) == "loadFailed: the CMP page failed to load: HTTP status 503 (the server answered an error)")
 
         let offline = Flow()
         offline.bridge.attach(to: offline.webView)
         offline.bridge.start()
         offline.webView.failLoading()
         #expect(offline.recorder.codes == [.loadFailed])
+        #expect(offline.recorder.failures.map(\.code) == [.loadFailed])
 
         let crashing = Flow()
         crashing.bridge.attach(to: crashing.webView)
@@ -350,7 +299,7 @@ final class EventRecorder: ConsentBridgeDelegate {
         crashing.webView.terminateContentProcess()   // reloaded once
         #expect(crashing.webView.loads.count == 2)
         crashing.webView.terminateContentProcess()   // again before the reloaded page was ready
-        #expect(crashing.recorder.errors.last == .webContentTerminated)
+        #expect(crashing.recorder.failures.map(\.code) == [.webContentTerminated])
         #expect(crashing.recorder.errors.last?.userFacingMessageKey == "WebCMPBridge.error.stopped")
 
         let taken = Flow()
@@ -386,8 +335,8 @@ final class EventRecorder: ConsentBridgeDelegate {
 
         let failing = TrackingAuthorizer(
             status: { .notDetermined },
-            request: { () async throws(TrackingAuthorizationError) -> TrackingAuthorizationStatus in
-                throw .missingUsageDescription
+            request: { () async throws(ConsentBridgeError) -> TrackingAuthorizationStatus in
+                throw .trackingAuthorizationFailed(reason: "no usage description")
             },
             waitUntilActive: {})
         let webView = FakeWebView()
@@ -405,9 +354,10 @@ final class EventRecorder: ConsentBridgeDelegate {
                      origin: IntegratorStrings.cmpOrigin)
         webView.post("jsHandler", json: #"{"type":"close"}"#, origin: IntegratorStrings.cmpOrigin)
         for await _ in stream {}
-        #expect(recorder.errors == [.trackingAuthorizationFailed(.missingUsageDescription)])
+        #expect(recorder.errors.map(\.code) == [.trackingAuthorizationFailed])
+        #expect(recorder.failures.isEmpty, "the UI was gone already")
         #expect(AppConsentHandling.logLine(for: recorder.errors[0])
-            == "trackingAuthorizationFailed: add NSUserTrackingUsageDescription")
+            == "trackingAuthorizationFailed: tracking authorization failed: tracking authorization is unavailable: no usage description")
         #expect(TrackingAuthorizer.unavailable.status() == .unavailable)
     }
 

@@ -60,7 +60,7 @@ import WebCMPBridgeTesting
 
     @Test func rejectAllAndWithdrawWithoutThePage() throws {
         let store = ConsentStore.inMemory()
-        #expect(throws: ProgrammaticConsentError.self) { try store.rejectAll() }
+        #expect(throws: IABConsentError.self) { try store.rejectAll() }
         save(IntegratorStrings.acceptAll, in: store)
         let rejected = try store.rejectAll(now: Date(timeIntervalSince1970: 1_790_000_000))
         #expect(rejected.purposeConsents.isEmpty && rejected.vendorConsents.isEmpty)

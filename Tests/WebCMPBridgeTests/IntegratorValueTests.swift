@@ -95,12 +95,14 @@ import WebCMPBridge
         #expect(tc.requiresDisclosedVendors && !tc.isMissingRequiredDisclosedVendors)
         #expect(try TCString(decoding: IntegratorStrings.withoutDisclosedVendors).isMissingRequiredDisclosedVendors)
 
-        #expect(throws: TCStringError.empty) { try TCString(decoding: "") }
+        let empty = #expect(throws: IABConsentError.self) { try TCString(decoding: "") }
+        #expect(empty?.code == .invalidTCString)
         do {
             _ = try TCString(decoding: "!!")
             Issue.record("decoded")
         } catch {
-            #expect(!AppConsentHandling.describe(error).isEmpty)
+            #expect(error.code == .invalidTCString)
+            #expect(error.description.hasPrefix("The TC string is invalid: invalid base64url character"))
         }
     }
 
@@ -122,7 +124,7 @@ import WebCMPBridge
         let ac = try AdditionalConsent(parsing: "2~1.35.41~dv.9.21")
         #expect(ac.rawValue == "2~1.35.41~dv.9.21" && ac.version == 2)
         #expect(ac.consentedProviders == [1, 35, 41] && ac.disclosedProviders == [9, 21])
-        #expect(throws: AdditionalConsentError.self) { try AdditionalConsent(parsing: "3~1") }
+        #expect(throws: IABConsentError.self) { try AdditionalConsent(parsing: "3~1") }
 
         let gpp = try GPPString(parsing: "DBACNY~CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA~1YNN")
         #expect(gpp.rawValue.hasPrefix("DBACNY~") && gpp.version == 1 && gpp.sectionIDs == [2, 6])
@@ -146,7 +148,8 @@ import WebCMPBridge
             _ = try USPrivacySignals(gppString: "not gpp")
             Issue.record("read")
         } catch {
-            #expect(AppConsentHandling.describe(error).hasPrefix("GPP string:"))
+            #expect(error.code == .invalidGPPString)
+            #expect(error.description.hasPrefix("The GPP string is invalid:"))
         }
 
         // The same signals from a summary an app receives in `.consentReady` (built here as a test double).
@@ -197,10 +200,11 @@ import WebCMPBridge
         #expect(page.scheme == "webcmp-fallback" && page.host == "app" && page.origin == "webcmp-fallback://app")
         #expect(page.files["/cmp.js"]?.mimeType == "text/javascript")
         #expect(page.files["/index.html"]?.contents == Data("<p>".utf8))
-        // What the page is served, and every refusal, is the adapters' (FallbackPageTests).
-        #expect(throws: FallbackPage.ConfigurationError.invalidScheme("https")) {
+        // What the scheme handlers serve and refuse is the adapters' (FallbackPageTests).
+        let invalid = #expect(throws: ConsentBridgeError.self) {
             try FallbackPage(scheme: "https", files: ["index.html": FallbackPage.File(contents: Data())])
         }
+        #expect(invalid?.code == .webViewSetupFailed)
     }
 
     @Test func iabKeysAsAnAdSDKReadsThem() throws {
@@ -237,8 +241,10 @@ import WebCMPBridge
         #expect(copy != keys && copy.count == 2)
         #expect(IABValue.int(1).description == "1" && IABValue.string("a").description == "a")
         #expect(try JSONDecoder().decode(IABKey.self, from: JSONEncoder().encode(IABKey.tcString)) == .tcString)
-        let wrongType = ConsentStoreError.wrongValueType(.gdprApplies, expected: .int, found: .string)
-        #expect(AppConsentHandling.describe(wrongType) == "IABTCF_gdprApplies should be int, is string")
+        let code = IABConsentError.Code.invalidTCString
+        #expect(try JSONDecoder().decode(IABConsentError.Code.self, from: JSONEncoder().encode(code)) == code)
+        #expect(String(data: try JSONEncoder().encode(code), encoding: .utf8) == #""invalidTCString""#)
+        #expect(IABConsentError.Code(rawValue: "storeRefused") == .storeRefused && code.description == "invalidTCString")
         #expect(IABValue.Kind.allCasesForTests == [.int, .string])
     }
 }

@@ -72,7 +72,7 @@ import Testing
         let redirect = NavigationRequest(url: URL(string: "https://consent.elsewhere.example/cmp?x=1"), isMainFrame: true)
         #expect(harness.bridge.decidePolicy(for: redirect) == .cancel)
         let errors = harness.events.compactMap { event -> ConsentBridgeError? in
-            if case .error(let error) = event { return error }
+            if case .failed(let error) = event { return error }
             return nil
         }
         #expect(errors.map(\.code) == [.loadFailed])

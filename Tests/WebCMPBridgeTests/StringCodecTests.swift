@@ -8,7 +8,7 @@ import Testing
     /// and an empty PublisherTC segment), decoded field by field (values cross-checked with five decoders, see
     /// shared/reference/tcstring-format.md §3.6).
     @Test func specWorkedExample() throws {
-        let tc = try TCString(decoding: "CQSbk4AQSbk4ANwAAAENAwCgAAAAAAAAAAYgACPAAAAA.IDKQA4AAgAKAGQAygAAA.YAAAAAAAAAAA")
+        let tc = try TCString(decodingPrecisely: "CQSbk4AQSbk4ANwAAAENAwCgAAAAAAAAAAYgACPAAAAA.IDKQA4AAgAKAGQAygAAA.YAAAAAAAAAAA")
         #expect(tc.version == 2)
         #expect(tc.created == ISO8601DateFormatter().date(from: "2025-06-03T00:00:00Z"))
         #expect(tc.lastUpdated == tc.created)
@@ -29,8 +29,8 @@ import Testing
     @Test func paddingIsAcceptedAndNeverEmitted() throws {
         let plain = "CQSbk4AQSbk4ANwAAAENAwCgAAAAAAAAAAYgACPAAAAA.IDKQA4AAgAKAGQAygAAA"
         let padded = "CQSbk4AQSbk4ANwAAAENAwCgAAAAAAAAAAYgACPAAAAA==.IDKQA4AAgAKAGQAygAAA="
-        #expect(try TCString(decoding: padded) == TCString(decoding: plain))
-        #expect(try !TCString(decoding: padded).encoded().contains("="))
+        #expect(try TCString(decodingPrecisely: padded) == TCString(decodingPrecisely: plain))
+        #expect(try !TCString(decodingPrecisely: padded).encoded().contains("="))
     }
 
     @Test(arguments: [
@@ -45,7 +45,7 @@ import Testing
         ("CQSbk4AQ", .truncated(field: "LastUpdated", atBit: 42, segment: 0)),
     ])
     func invalidStrings(input: String, expected: TCStringError) {
-        #expect(throws: expected) { try TCString(decoding: input) }
+        #expect(throws: expected) { try TCString(decodingPrecisely: input) }
     }
 
     @Test func rangeEntryValidation() throws {
@@ -59,25 +59,25 @@ import Testing
         backwards.write(20, 16); backwards.write(true); backwards.write(1, 12); backwards.write(true)
         backwards.write(10, 16); backwards.write(5, 16)
         #expect(throws: TCStringError.rangeEndBeforeStart(field: "Vendor Consent Section", start: 10, end: 5)) {
-            try TCString(decoding: backwards.string)
+            try TCString(decodingPrecisely: backwards.string)
         }
         var above = writer
         above.write(20, 16); above.write(true); above.write(1, 12); above.write(false); above.write(21, 16)
         #expect(throws: TCStringError.idAboveMaximum(field: "Vendor Consent Section", id: 21, maximum: 20)) {
-            try TCString(decoding: above.string)
+            try TCString(decodingPrecisely: above.string)
         }
         var zero = writer
         zero.write(20, 16); zero.write(true); zero.write(1, 12); zero.write(false); zero.write(0, 16)
-        #expect(throws: TCStringError.zeroID(field: "Vendor Consent Section")) { try TCString(decoding: zero.string) }
+        #expect(throws: TCStringError.zeroID(field: "Vendor Consent Section")) { try TCString(decodingPrecisely: zero.string) }
         // A bitfield that claims 65,535 vendors with no bits behind it is truncated, not a crash.
         var huge = writer
         huge.write(65_535, 16); huge.write(false)
-        #expect(throws: TCStringError.self) { try TCString(decoding: huge.string) }
+        #expect(throws: TCStringError.self) { try TCString(decodingPrecisely: huge.string) }
         // A range that claims all 65,535 vendors decodes quickly.
         var all = writer
         all.write(65_535, 16); all.write(true); all.write(1, 12); all.write(true); all.write(1, 16); all.write(65_535, 16)
         all.write(0, 16); all.write(false); all.write(0, 12)
-        let decoded = try TCString(decoding: all.string)
+        let decoded = try TCString(decodingPrecisely: all.string)
         #expect(decoded.vendorConsents.count == 65_535)
     }
 
@@ -136,7 +136,7 @@ import Testing
             let model = Self.randomModel(&g)
             let string = try model.encoded()
             #expect(!string.contains("="))
-            let decoded = try TCString(decoding: string)
+            let decoded = try TCString(decodingPrecisely: string)
             #expect(decoded == model)
             if string.split(separator: ".")[0].count < 40 + (model.vendorConsents.max ?? 0) / 6 { rangeSections += 1 }
         }
@@ -173,42 +173,42 @@ import Testing
                 }
             }
             let input = String(chars)
-            guard let model = try? TCString(decoding: input) else { continue }
+            guard let model = try? TCString(decodingPrecisely: input) else { continue }
             accepted += 1
-            let again = try TCString(decoding: try model.encoded())
+            let again = try TCString(decodingPrecisely: try model.encoded())
             #expect(again == model, "\(input)")
-            _ = try? AdditionalConsent(parsing: input)
-            _ = try? GPPString(parsing: input)
+            _ = try? AdditionalConsent(parsingPrecisely: input)
+            _ = try? GPPString(parsingPrecisely: input)
         }
         #expect(accepted > 1000)
     }
 
     @Test func additionalConsent() throws {
-        let v1 = try AdditionalConsent(parsing: "1~1.35.41.101")
+        let v1 = try AdditionalConsent(parsingPrecisely: "1~1.35.41.101")
         #expect(v1.version == 1 && v1.consentedProviders == [1, 35, 41, 101] && v1.disclosedProviders.isEmpty)
-        let v2 = try AdditionalConsent(parsing: "2~1.35.41.101~dv.9.21.81")
+        let v2 = try AdditionalConsent(parsingPrecisely: "2~1.35.41.101~dv.9.21.81")
         #expect(v2.consentedProviders == [1, 35, 41, 101] && v2.disclosedProviders == [9, 21, 81])
-        #expect(try AdditionalConsent(parsing: "2~~dv.1.2.3.4.10").consentedProviders.isEmpty)
-        #expect(try AdditionalConsent(parsing: "2~1.2.3.4.10~dv.").disclosedProviders.isEmpty)
-        #expect(try AdditionalConsent(parsing: "1~").consentedProviders.isEmpty)
+        #expect(try AdditionalConsent(parsingPrecisely: "2~~dv.1.2.3.4.10").consentedProviders.isEmpty)
+        #expect(try AdditionalConsent(parsingPrecisely: "2~1.2.3.4.10~dv.").disclosedProviders.isEmpty)
+        #expect(try AdditionalConsent(parsingPrecisely: "1~").consentedProviders.isEmpty)
         for bad in ["", "3~1", "1", "1~a", "1~1..2", "1~0", "1~-1", "2~1.2", "2~1~9.21", "2~1~dv.x", "1~1~2", "1~99999999999"] {
-            #expect(throws: AdditionalConsentError.self, "\(bad)") { try AdditionalConsent(parsing: bad) }
+            #expect(throws: AdditionalConsentError.self, "\(bad)") { try AdditionalConsent(parsingPrecisely: bad) }
         }
     }
 
     @Test func gppHeaders() throws {
-        #expect(try GPPString(parsing: "DBABM~CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA").sectionIDs == [2])
-        #expect(try GPPString(parsing: "DBABMA~CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA").sectionIDs == [2])
-        let two = try GPPString(parsing: "DBACNY~CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA~1YNN")
+        #expect(try GPPString(parsingPrecisely: "DBABM~CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA").sectionIDs == [2])
+        #expect(try GPPString(parsingPrecisely: "DBABMA~CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA").sectionIDs == [2])
+        let two = try GPPString(parsingPrecisely: "DBACNY~CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA~1YNN")
         #expect(two.sectionIDs == [2, 6])
         #expect(two.section(6) == "1YNN")
         #expect(try two.tcfEUSection()?.cmpID == 31)
-        #expect(try GPPString(parsing: "DBABjw~a~b").sectionIDs == [5, 6])
+        #expect(try GPPString(parsingPrecisely: "DBABjw~a~b").sectionIDs == [5, 6])
         #expect(throws: GPPStringError.sectionCountMismatch(header: 2, found: 1)) {
-            try GPPString(parsing: "DBACNY~CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA")
+            try GPPString(parsingPrecisely: "DBACNY~CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA")
         }
         for bad in ["", "CBABM~x", "D", "DBA!M~x", "DBABM~", "DBABM"] {
-            #expect(throws: GPPStringError.self, "\(bad)") { try GPPString(parsing: bad) }
+            #expect(throws: GPPStringError.self, "\(bad)") { try GPPString(parsingPrecisely: bad) }
         }
     }
 }

@@ -60,8 +60,11 @@ import Testing
 
     @Test func badStringsThrowTheMappingErrors() {
         #expect(throws: IABMappingError.invalidGPPUSSection(.unsupportedVersion(section: 7, version: 3))) {
-            try USPrivacySignals(gppString: "DBABLA~DAAAAAAAAABA")
+            try USPrivacySignals(gppStringPrecisely: "DBABLA~DAAAAAAAAABA")
         }
-        #expect(throws: IABMappingError.self) { try USPrivacySignals(gppString: "not a GPP string") }
+        #expect(throws: IABMappingError.self) { try USPrivacySignals(gppStringPrecisely: "not a GPP string") }
+        let error = #expect(throws: IABConsentError.self) { try USPrivacySignals(gppString: "DBABLA~DAAAAAAAAABA") }
+        #expect(error?.code == .invalidGPPString)
+        #expect(error?.underlying as? GPPUSSectionError == .unsupportedVersion(section: 7, version: 3))
     }
 }

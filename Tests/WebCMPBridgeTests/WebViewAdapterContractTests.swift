@@ -138,8 +138,8 @@ final class MinimalWebView: CMPWebView {
     func removeAllUserScripts() { scripts.removeAll() }
     func evaluateJavaScript(_ source: String) { evaluated.append(source) }
 
-    func addMessageHandler(named name: String) throws(WebViewSetupError) {
-        guard handlers.insert(name).inserted else { throw .messageHandlerNameInUse(name) }
+    func addMessageHandler(named name: String) throws(ConsentBridgeError) {
+        guard handlers.insert(name).inserted else { throw .webViewSetupFailed(.messageHandlerNameInUse(name)) }
     }
 
     func removeMessageHandler(named name: String) { handlers.remove(name) }

@@ -18,8 +18,18 @@ public struct AdditionalConsent: Sendable, Hashable {
     static let maximumLength = 64 * 1024
 
     /// Parses an AC string.
-    /// - Throws: ``AdditionalConsentError`` for anything that is not a v1 or v2 AC string.
-    public init(parsing string: String) throws(AdditionalConsentError) {
+    /// - Throws: ``IABConsentError`` with the code ``IABConsentError/Code/invalidAdditionalConsent`` for anything
+    ///   that is not a v1 or v2 AC string.
+    public init(parsing string: String) throws(IABConsentError) {
+        do {
+            try self.init(parsingPrecisely: string)
+        } catch {
+            throw IABConsentError(error)
+        }
+    }
+
+    /// ``init(parsing:)`` with the parser's precise error.
+    package init(parsingPrecisely string: String) throws(AdditionalConsentError) {
         guard string.utf8.count <= AdditionalConsent.maximumLength else {
             throw .tooLong(length: string.utf8.count, limit: AdditionalConsent.maximumLength)
         }
@@ -58,7 +68,7 @@ public struct AdditionalConsent: Sendable, Hashable {
 }
 
 /// Why an AC string was rejected.
-public enum AdditionalConsentError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum AdditionalConsentError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The version before the first `~` is not 1 or 2.
     case unsupportedVersion(String)
     /// The parts are not laid out as the version requires.

@@ -172,7 +172,7 @@ package struct ConsentCommit: Sendable {
 }
 
 /// Why the core's `ConsentCommit` refused consent. Nothing is stored.
-public enum ConsentCommitError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ConsentCommitError: Error, Sendable, Hashable, CustomStringConvertible {
     /// There is no TC string, no US Privacy string and no GPP string with a section.
     case noConsent
     /// The TC string has `IsServiceSpecific = 0`, which the TCF declares invalid (an app's consent is service-specific).

@@ -34,13 +34,13 @@ import Foundation
 /// **What the kit does.** By default (``MissingDisclosedVendorsPolicy/warn``) the consent is still stored and a
 /// diagnostic names the rule: refusing it would leave the user's choice unrecorded, the app without any consent, and
 /// the user asked again by a page that cannot produce anything else. ``MissingDisclosedVendorsPolicy/refuse`` makes it
-/// an error for teams that want to enforce TCF 2.3 (`ConsentBridgeError/missingDisclosedVendors(created:)`);
+/// an error for teams that want to enforce TCF 2.3 (`ConsentBridgeError` with the code `missingDisclosedVendors`);
 /// nothing is then written.
 public enum MissingDisclosedVendorsPolicy: String, Sendable, Hashable, CaseIterable {
     /// Store the consent and report a diagnostic naming the rule (the default).
     case warn
     /// Refuse the consent: nothing is stored, and the save fails with
-    /// `ConsentBridgeError/missingDisclosedVendors(created:)`.
+    /// `ConsentBridgeError` with the code `missingDisclosedVendors`.
     case refuse
 }
 

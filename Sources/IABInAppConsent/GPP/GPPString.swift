@@ -27,8 +27,17 @@ public struct GPPString: Sendable, Hashable {
     static let maximumLength = 256 * 1024
 
     /// Parses a GPP string.
-    /// - Throws: ``GPPStringError``; never traps.
-    public init(parsing string: String) throws(GPPStringError) {
+    /// - Throws: ``IABConsentError`` with the code ``IABConsentError/Code/invalidGPPString``; never traps.
+    public init(parsing string: String) throws(IABConsentError) {
+        do {
+            try self.init(parsingPrecisely: string)
+        } catch {
+            throw IABConsentError(error)
+        }
+    }
+
+    /// ``init(parsing:)`` with the parser's precise error.
+    package init(parsingPrecisely string: String) throws(GPPStringError) {
         guard !string.isEmpty else { throw .empty }
         guard string.utf8.count <= GPPString.maximumLength else {
             throw .tooLong(length: string.utf8.count, limit: GPPString.maximumLength)
@@ -76,7 +85,8 @@ public struct GPPString: Sendable, Hashable {
     }
 
     /// The TCF EU v2 section (id 2) decoded as a TC string; `nil` when the section is absent.
-    public func tcfEUSection() throws(TCStringError) -> TCString? {
+    /// - Throws: ``IABConsentError`` with the code ``IABConsentError/Code/invalidTCString``.
+    public func tcfEUSection() throws(IABConsentError) -> TCString? {
         guard let string = section(2) else { return nil }
         return try TCString(decoding: string)
     }
@@ -129,7 +139,7 @@ private struct SixBitReader {
 }
 
 /// Why a GPP string was rejected.
-public enum GPPStringError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum GPPStringError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The input was empty.
     case empty
     /// The input is implausibly long.

@@ -4,7 +4,7 @@
 ///
 /// Spec: GPP "Consent String Specification" ("Section Encoding", sub-sections joined by `.`) and the section's
 /// technical specification.
-public enum GPPUSSectionError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum GPPUSSectionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The section's `Version` is not one this package knows for that section.
     case unsupportedVersion(section: Int, version: Int)
     /// A character outside the base64url alphabet, at a character offset of the section string.

@@ -54,10 +54,18 @@ public struct USPrivacySignals: Sendable, Hashable {
     ///   - gppString: the GPP string.
     ///   - applicableSections: the CMP's `applicableSections`; when given, only those US sections count (`nil`: every
     ///     US section of the string).
-    /// - Throws: ``IABMappingError``, exactly as the in-app key mapping rejects the same GPP string
-    ///   (``IABMappingError/invalidGPPString(_:)``, ``IABMappingError/invalidGPPSection(id:reason:)``,
-    ///   ``IABMappingError/invalidGPPUSSection(_:)``); never traps.
-    public init(gppString: String, applicableSections: [Int]? = nil) throws(IABMappingError) {
+    /// - Throws: ``IABConsentError``, exactly as the in-app key mapping rejects the same GPP string (the code
+    ///   ``IABConsentError/Code/invalidGPPString``); never traps.
+    public init(gppString: String, applicableSections: [Int]? = nil) throws(IABConsentError) {
+        do {
+            try self.init(gppStringPrecisely: gppString, applicableSections: applicableSections)
+        } catch {
+            throw IABConsentError(error)
+        }
+    }
+
+    /// ``init(gppString:applicableSections:)`` with the mapping's precise error.
+    package init(gppStringPrecisely gppString: String, applicableSections: [Int]? = nil) throws(IABMappingError) {
         let input = try GPPString(validatingForMapping: gppString)
         var sections: [Section] = []
         for data in try input.usSections() where applicableSections?.contains(data.section.id) ?? true {

@@ -5,7 +5,7 @@ extension GPPString {
     init(validatingForMapping raw: String) throws(IABMappingError) {
         let gpp: GPPString
         do {
-            gpp = try GPPString(parsing: raw)
+            gpp = try GPPString(parsingPrecisely: raw)
         } catch {
             throw .invalidGPPString(error)
         }
@@ -44,7 +44,7 @@ extension IABKeySet {
     /// and returns it verbatim for `IABTCF_AddtlConsent`.
     static func validatedAdditionalConsent(_ raw: String) throws(IABMappingError) -> String {
         do {
-            return try AdditionalConsent(parsing: raw).rawValue
+            return try AdditionalConsent(parsingPrecisely: raw).rawValue
         } catch {
             throw .invalidAdditionalConsent(error)
         }

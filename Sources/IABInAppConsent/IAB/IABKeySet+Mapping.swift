@@ -30,7 +30,7 @@ extension IABKeySet {
     /// ``ConsentCommitError/invalidMapping(_:)``): ``IABMappingError/invalidTCString(_:)`` with the decoder's error.
     static func decodeTCString(_ raw: String) throws(IABMappingError) -> TCString {
         do {
-            return try TCString(decoding: raw)
+            return try TCString(decodingPrecisely: raw)
         } catch {
             throw .invalidTCString(error)
         }
@@ -288,7 +288,7 @@ extension IABKeySet {
     /// strings before mapping when it wants to.
     static func decodeTCFSection(_ raw: String) throws(IABMappingError) -> TCString {
         do {
-            return try TCString(decoding: raw)
+            return try TCString(decodingPrecisely: raw)
         } catch {
             throw .invalidGPPTCFSection(error)
         }

@@ -2,7 +2,7 @@
 ///
 /// Every case carries the offending data; ``description`` is one sentence for people. When mapping fails nothing is
 /// produced, so nothing can be written.
-public enum IABMappingError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum IABMappingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The TC string cannot be decoded.
     case invalidTCString(TCStringError)
     /// The Google Additional Consent string is malformed.

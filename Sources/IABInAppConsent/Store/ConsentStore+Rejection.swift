@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why ``ConsentStore/rejectAll(now:)`` changed nothing.
-public enum ProgrammaticConsentError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ProgrammaticConsentError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No TC string is stored: there is nothing to reject from (show the CMP instead).
     case noStoredTCString
     /// The stored TC string could not be re-encoded.
@@ -39,21 +39,23 @@ extension ConsentStore {
     /// still hold the previous choice until the page is opened again (and is given the rejected string).
     ///
     /// - Returns: the summary of the stored consent.
+    /// - Throws: ``IABConsentError`` (``IABConsentError/Code/noStoredTCString`` when there is nothing to reject);
+    ///   nothing was written.
     @discardableResult
-    public func rejectAll(now: Date = Date()) throws(ProgrammaticConsentError) -> ConsentSummary {
-        try reject(now: now, cause: .rejectAll)
+    public func rejectAll(now: Date = Date()) throws(IABConsentError) -> ConsentSummary {
+        do { return try reject(now: now, cause: .rejectAll) } catch { throw IABConsentError(error) }
     }
 
     /// Withdraws every consent and objects to every legitimate interest: in the TCF exactly ``rejectAll(now:)``
     /// (a withdrawal must be as easy as giving consent; this is the "withdraw" button of an app's privacy menu); the
     /// consent history records it as a ``ConsentHistoryEntry/Cause/withdrawal``.
     @discardableResult
-    public func withdrawConsent(now: Date = Date()) throws(ProgrammaticConsentError) -> ConsentSummary {
-        try reject(now: now, cause: .withdrawal)
+    public func withdrawConsent(now: Date = Date()) throws(IABConsentError) -> ConsentSummary {
+        do { return try reject(now: now, cause: .withdrawal) } catch { throw IABConsentError(error) }
     }
 
-    /// ``rejectAll(now:)``, recorded in the history as `cause`.
-    private func reject(now: Date, cause: ConsentHistoryEntry.Cause) throws(ProgrammaticConsentError) -> ConsentSummary {
+    /// ``rejectAll(now:)``, recorded in the history as `cause`, with the precise error.
+    package func reject(now: Date, cause: ConsentHistoryEntry.Cause) throws(ProgrammaticConsentError) -> ConsentSummary {
         guard let previous = record(), let raw = previous.tcString, let decoded = try? TCString(decoding: raw) else {
             throw .noStoredTCString
         }

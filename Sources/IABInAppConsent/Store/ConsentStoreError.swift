@@ -1,5 +1,5 @@
 /// Why ``ConsentStore`` refused to write. When `apply` throws, storage has not been touched.
-public enum ConsentStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ConsentStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The key set holds a key outside the families this package owns (`IABTCF_*`, `IABGPP_*`,
     /// `IABUSPrivacy_String`). The store never writes foreign keys.
     case foreignKey(IABKey)

@@ -11,8 +11,18 @@ extension TCString {
     ///
     /// Spec: TC string format v2, "TC String Format" (core string, vendor sections, publisher restrictions,
     /// disclosed vendors, publisher purposes); AllowedVendors from the 2020 revision.
-    /// - Throws: ``TCStringError`` describing the first problem found. Never traps, whatever the input.
-    public init(decoding string: String) throws(TCStringError) {
+    /// - Throws: ``IABConsentError`` with the code ``IABConsentError/Code/invalidTCString`` describing the first
+    ///   problem found. Never traps, whatever the input.
+    public init(decoding string: String) throws(IABConsentError) {
+        do {
+            try self.init(decodingPrecisely: string)
+        } catch {
+            throw IABConsentError(error)
+        }
+    }
+
+    /// ``init(decoding:)`` with the decoder's precise error.
+    package init(decodingPrecisely string: String) throws(TCStringError) {
         guard !string.isEmpty else { throw .empty }
         let length = string.utf8.count
         guard length <= TCString.maximumLength else { throw .tooLong(length: length, limit: TCString.maximumLength) }

@@ -1,7 +1,7 @@
 /// Why a TC string could not be decoded or a model could not be encoded.
 ///
 /// Every case carries the data needed to explain the problem; ``description`` is one sentence for people.
-public enum TCStringError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum TCStringError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The input was empty.
     case empty
     /// The input is longer than any TC string can reasonably be.

@@ -5,8 +5,9 @@
 public struct TrackingAuthorizer: Sendable {
     /// The current status.
     public var status: @MainActor @Sendable () -> TrackingAuthorizationStatus
-    /// Shows the system prompt and returns the resulting status, or throws ``TrackingAuthorizationError``.
-    public var request: @MainActor @Sendable () async throws(TrackingAuthorizationError) -> TrackingAuthorizationStatus
+    /// Shows the system prompt and returns the resulting status, or throws a ``ConsentBridgeError`` with the code
+    /// ``ConsentBridgeError/Code/trackingAuthorizationFailed`` (the bridge reports it as it is).
+    public var request: @MainActor @Sendable () async throws(ConsentBridgeError) -> TrackingAuthorizationStatus
     /// Returns once the app is active (at once when it already is). Apple shows the tracking prompt only to an active
     /// app (a request made while the app is inactive returns `.notDetermined` without a prompt), so the bridge waits
     /// for this before it asks. (The *next* activation after a request — when iOS 17.4 and later answer `.denied`
@@ -22,7 +23,7 @@ public struct TrackingAuthorizer: Sendable {
     /// Creates a client.
     public init(
         status: @escaping @MainActor @Sendable () -> TrackingAuthorizationStatus,
-        request: @escaping @MainActor @Sendable () async throws(TrackingAuthorizationError) -> TrackingAuthorizationStatus,
+        request: @escaping @MainActor @Sendable () async throws(ConsentBridgeError) -> TrackingAuthorizationStatus,
         waitUntilActive: @escaping @MainActor @Sendable () async -> Void = {}
     ) {
         self.status = status
@@ -40,7 +41,7 @@ public struct TrackingAuthorizer: Sendable {
 }
 
 /// Why a tracking authorization request failed.
-public enum TrackingAuthorizationError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum TrackingAuthorizationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `NSUserTrackingUsageDescription` is missing from the app's Info.plist; iOS would terminate the app.
     case missingUsageDescription
     /// The request could not be made now (e.g. the app is not active).

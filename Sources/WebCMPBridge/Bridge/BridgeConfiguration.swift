@@ -66,14 +66,14 @@ public struct BridgeConfiguration: Sendable {
     public var migration: ConsentMigration = .default
     /// The app's bundled CMP page, loaded when the hosted page fails (see ``FallbackPage``; the core's
     /// `FallbackDecision` decides when).
-    /// `nil` (the default): a failure ends the run with ``ConsentBridgeError/loadFailed(_:)``.
+    /// `nil` (the default): a failure ends the run with ``ConsentBridgeError/Code/loadFailed``.
     public var fallback: FallbackPage?
     /// What happens when the page saves a TC string that TCF 2.3 requires to carry the DisclosedVendors segment
     /// (created on or after 2026-02-28) and it does not — a CMP page that was never updated for TCF 2.3. Default
     /// ``IABInAppConsent/MissingDisclosedVendorsPolicy/warn``: the consent is stored and a ``ConsentBridgeEvent/diagnostic(_:)``
     /// names the rule (refusing would leave the user's choice unrecorded and the app without consent).
     /// ``IABInAppConsent/MissingDisclosedVendorsPolicy/refuse``: nothing is stored and the save fails with
-    /// ``ConsentBridgeError/missingDisclosedVendors(created:)``. The IAB source and the exact reading:
+    /// ``ConsentBridgeError/Code/missingDisclosedVendors``. The IAB source and the exact reading:
     /// ``IABInAppConsent/MissingDisclosedVendorsPolicy``.
     public var missingDisclosedVendors: MissingDisclosedVendorsPolicy = .warn
 

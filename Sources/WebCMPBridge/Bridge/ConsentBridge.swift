@@ -20,7 +20,7 @@ import Foundation
 /// Readiness: a ready message (Gravito `CMP-loaded`/`start`; the forwarder's `ready` once the page's `__tcfapi` or
 /// `__gpp` answers `ping` as loaded), a UI-shown event or a save. Onesecondbefore pages have no ready message: with that dialect configured,
 /// the finished main-frame load counts as ready. In automatic mode a load alone never counts: a page whose CMP never
-/// speaks ends in a ``ConsentBridgeError/timeout(seconds:)``.
+/// speaks ends in a ``ConsentBridgeError/Code/timeout``.
 @MainActor
 public final class ConsentBridge {
     /// The configuration.
@@ -97,7 +97,7 @@ public final class ConsentBridge {
         ConsentRuns.shared.began(self)
         webView.eventHandler = { [weak self] event in self?.handle(.webView(event)) }
         webView.navigationPolicy = { [weak self] request in self?.decidePolicy(for: request) ?? .allow }
-        var setupFailure: WebViewSetupError?
+        var setupFailure: ConsentBridgeError?
         do {
             for name in machine.handlerNames { try webView.addMessageHandler(named: name) }
         } catch {
@@ -112,7 +112,7 @@ public final class ConsentBridge {
 
     /// Loads the CMP page and starts the ready timeout. With ``TrackingPolicy/beforeCMP`` the tracking prompt
     /// comes first (once the app is active). When the web view could not be set up (`attach(to:)`), the run ends at
-    /// once with ``ConsentBridgeError/webViewSetupFailed(_:)`` and nothing is loaded.
+    /// once with ``ConsentBridgeError/Code/webViewSetupFailed`` and nothing is loaded.
     public func start() {
         start(readyTimeoutWaitsForPresentation: false)
     }
@@ -151,7 +151,7 @@ public final class ConsentBridge {
     /// Before the page being loaded has answered (no document from an allowed origin, no finished load, no message),
     /// a main-frame `http(s)` navigation away from the allowed origins is the load itself going elsewhere — an HTTP
     /// redirect of the CMP URL to another host or to `https`, a script redirect before the page shows — not a link
-    /// the user followed: it is cancelled and the run fails with ``ConsentBridgeError/loadFailed(_:)`` naming the
+    /// the user followed: it is cancelled and the run fails with ``ConsentBridgeError/Code/loadFailed`` naming the
     /// origin (or the fallback page is shown), instead of opening the redirect target in the browser. Add the origin
     /// to ``BridgeConfiguration/allowedOrigins``, or configure the final URL, to load it in the consent UI.
     package func decidePolicy(for request: NavigationRequest) -> NavigationDecision {
@@ -205,8 +205,8 @@ public final class ConsentBridge {
         case .requestTracking:
             tasks.start { @MainActor [weak self] in
                 guard let authorizer = self?.trackingAuthorizer else { return }
-                let result: Result<TrackingAuthorizationStatus, TrackingAuthorizationError>
-                do throws(TrackingAuthorizationError) {
+                let result: Result<TrackingAuthorizationStatus, ConsentBridgeError>
+                do throws(ConsentBridgeError) {
                     result = .success(try await authorizer.request())
                 } catch {
                     result = .failure(error)

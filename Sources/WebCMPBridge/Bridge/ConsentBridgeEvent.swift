@@ -12,8 +12,23 @@ public enum ConsentBridgeEvent: Sendable, Hashable {
     case trackingAuthorization(TrackingAuthorizationStatus)
     /// Something worth knowing that is not an error, e.g. a payload whose arrays disagree with its TC string.
     case diagnostic(String)
-    /// Something went wrong; see ``ConsentBridgeError``.
+    /// Something went wrong, and the CMP UI goes on (a rejected message, refused or unstored consent, a failed
+    /// tracking request); see ``ConsentBridgeError``.
     case error(ConsentBridgeError)
+    /// Something went wrong that ends the CMP UI (the page did not load or become ready, its process died, the web
+    /// view could not be set up, the privacy settings did not open): ``uiFinished(_:)`` follows with
+    /// ``UIFinishReason/failed`` or ``UIFinishReason/timedOut``. The bridge decides which failures end the UI; a
+    /// consent UI shows this error (``ConsentBridgeError/userFacingText``) until the person closes it. A failure the
+    /// app's ``BridgeConfiguration/fallback`` page answers is not reported.
+    case failed(ConsentBridgeError)
+
+    /// The error of ``error(_:)`` or ``failed(_:)``; `nil` for every other event.
+    package var reportedError: ConsentBridgeError? {
+        switch self {
+        case .error(let error), .failed(let error): return error
+        default: return nil
+        }
+    }
 
     /// Whether the CMP UI should be dismissed after this event.
     public var endsPresentation: Bool {

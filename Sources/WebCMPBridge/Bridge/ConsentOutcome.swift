@@ -26,7 +26,7 @@ public struct ConsentOutcome: Sendable, Hashable {
         case .consentReady(let summary): self.summary = summary
         case .uiFinished(let reason): finishReason = reason
         case .trackingAuthorization(let status): trackingAuthorization = status
-        case .error(let error): errors.append(error)
+        case .error(let error), .failed(let error): errors.append(error)
         case .uiReady, .userAction, .diagnostic: break
         }
     }

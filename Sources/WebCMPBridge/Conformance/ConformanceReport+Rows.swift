@@ -162,7 +162,7 @@ extension ConformanceReport.Row {
         _ events: [ConsentBridgeEvent], _ toolFailures: [ConformanceReport.ToolFailure]
     ) -> [ConformanceReport.ToolFailure] {
         events.compactMap { event in
-            guard case .error(let error) = event else { return nil }
+            guard let error = event.reportedError else { return nil }
             return ConformanceReport.ToolFailure(code: error.code.rawValue, message: error.description)
         } + toolFailures
     }

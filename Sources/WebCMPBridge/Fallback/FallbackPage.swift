@@ -6,7 +6,7 @@ import Foundation
 /// The page is served through a custom URL scheme handler (`WKURLSchemeHandler` on Apple platforms, WebKitGTK's URI
 /// scheme API on Linux) under a fixed origin of its own, ``origin`` (`scheme://host`), never from `file://`, whose
 /// origin is opaque: the bridge's origin policy keeps working, and the page can keep its storage. Only the files the
-/// app registered are served (`response(for:)`); any other path, a `..` segment or another host is refused.
+/// app registered are served; any other path, a `..` segment or another host is refused.
 ///
 /// ```swift
 /// let page = try FallbackPage(files: [
@@ -48,7 +48,7 @@ public struct FallbackPage: Sendable, Hashable {
     }
 
     /// Why a configuration is not usable as a fallback page.
-    public enum ConfigurationError: Error, Sendable, Hashable {
+    package enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The scheme is not a valid URL scheme, or one WebKit handles itself (`http`, `https`, `file`, …).
         case invalidScheme(String)
         /// The host is empty or not a plain lower-case host name.
@@ -57,6 +57,18 @@ public struct FallbackPage: Sendable, Hashable {
         case invalidPath(String)
         /// The entry file is not among the registered files.
         case entryNotRegistered(String)
+
+        /// One sentence naming the value (quoted safely).
+        package var description: String {
+            switch self {
+            case .invalidScheme(let scheme):
+                return "the fallback scheme \(UntrustedText.quoted(scheme)) is not a custom URL scheme"
+            case .invalidHost(let host): return "the fallback host \(UntrustedText.quoted(host)) is not a plain host name"
+            case .invalidPath(let path): return "the fallback path \(UntrustedText.quoted(path)) is not a plain relative path"
+            case .entryNotRegistered(let entry):
+                return "the fallback entry \(UntrustedText.quoted(entry)) is not among the registered files"
+            }
+        }
     }
 
     /// The URL scheme, e.g. `"webcmp-fallback"`. Lower case.
@@ -74,10 +86,21 @@ public struct FallbackPage: Sendable, Hashable {
     ///   - host: the host of the page's origin.
     ///   - entry: the registered file the bridge loads.
     ///   - files: the files served, by path relative to the origin (`"index.html"`, `"css/cmp.css"`).
+    /// - Throws: ``ConsentBridgeError`` with the code ``ConsentBridgeError/Code/webViewSetupFailed`` for an invalid
+    ///   scheme, host or path, or an entry that is not registered.
     public init(
         scheme: String = "webcmp-fallback", host: String = "app", entry: String = "index.html",
         files: [String: File]
-    ) throws(ConfigurationError) {
+    ) throws(ConsentBridgeError) {
+        do {
+            try self.init(validating: scheme, host: host, entry: entry, files: files)
+        } catch {
+            throw .invalidFallbackPage(error)
+        }
+    }
+
+    /// ``init(scheme:host:entry:files:)`` with the precise refusal.
+    package init(validating scheme: String, host: String, entry: String, files: [String: File]) throws(ConfigurationError) {
         let scheme = scheme.lowercased()
         guard FallbackPage.isCustomScheme(scheme) else { throw .invalidScheme(scheme) }
         let host = host.lowercased()
@@ -188,7 +211,7 @@ public struct FallbackPage: Sendable, Hashable {
 }
 
 /// Why a fallback scheme handler refused a request. Nothing is served.
-public enum FallbackRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+package enum FallbackRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     /// The URL cannot be parsed.
     case malformedURL
     /// The request is for another scheme.

@@ -37,7 +37,8 @@ package protocol CMPWebView: AnyObject {
     ///
     /// Throws, and registers nothing, when the name is taken by a handler the adapter does not own (`WKWebView`
     /// raises an Objective-C exception for a second handler of the same name; adapters must never let it).
-    func addMessageHandler(named name: String) throws(WebViewSetupError)
+    /// - Throws: ``ConsentBridgeError`` with the code ``ConsentBridgeError/Code/webViewSetupFailed``.
+    func addMessageHandler(named name: String) throws(ConsentBridgeError)
 
     /// Unregisters a script message handler.
     func removeMessageHandler(named name: String)

@@ -1,6 +1,6 @@
 /// Why a web view adapter could not be set up for the consent UI. Adapters check before they call a platform API
 /// that would raise an Objective-C exception (and terminate the app) instead.
-public enum WebViewSetupError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum WebViewSetupError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A script message handler of this name is already registered on the web view's `WKUserContentController`
     /// by something other than this adapter (the app itself, or another live consent UI on the same
     /// configuration). `WKUserContentController` raises `NSInvalidArgumentException` for a second handler of the
@@ -11,6 +11,8 @@ public enum WebViewSetupError: Error, Sendable, Hashable, CustomStringConvertibl
     case urlSchemeInUse(String)
     /// WebKit handles this scheme itself (`WKWebView.handlesURLScheme(_:)`), so no handler can be set for it.
     case urlSchemeHandledByWebKit(String)
+    /// An adapter of another web view refused, for this reason (``ConsentBridgeError/Code/webViewSetupFailed``).
+    case adapterRefused(String)
 
     public var description: String {
         switch self {
@@ -22,6 +24,7 @@ public enum WebViewSetupError: Error, Sendable, Hashable, CustomStringConvertibl
                 + "the fallback page cannot be served from it"
         case .urlSchemeHandledByWebKit(let scheme):
             return "WebKit handles the scheme \(UntrustedText.quoted(scheme)) itself; choose another fallback scheme"
+        case .adapterRefused(let reason): return reason
         }
     }
 }

@@ -160,7 +160,7 @@ package final class GTKWebView: CMPWebView {
     }
 
     /// Each adapter has its own user content manager, so a name can only be taken by this adapter itself.
-    package func addMessageHandler(named name: String) throws(WebViewSetupError) {
+    package func addMessageHandler(named name: String) throws(ConsentBridgeError) {
         guard !isClosed, !handlerNames.contains(name) else { return }
         handlerNames.append(name)
         webkit_user_content_manager_register_script_message_handler_in_world(

@@ -28,7 +28,7 @@ package enum HostEvent: Sendable, Hashable {
 
     /// The code of a failure: the bridge's ``ConsentBridgeError/Code`` or the host's own (``toolFailure``).
     package var failureCode: String? {
-        if case .bridge(.error(let error)) = self { return error.code.rawValue }
+        if case .bridge(let event) = self, let error = event.reportedError { return error.code.rawValue }
         return toolFailure?.code
     }
 
@@ -67,7 +67,15 @@ package enum HostEvent: Sendable, Hashable {
         case .trackingAuthorization(let status): return ["type": .string("trackingAuthorization"), "status": .string(status.rawValue)]
         case .diagnostic(let message): return ["type": .string("diagnostic"), "message": .string(message)]
         case .error(let error):
-            return ["type": .string("error"), "code": .string(error.code.rawValue), "message": .string(error.description)]
+            return [
+                "type": .string("error"), "code": .string(error.code.rawValue), "message": .string(error.description),
+                "endsUI": .bool(false),
+            ]
+        case .failed(let error):
+            return [
+                "type": .string("error"), "code": .string(error.code.rawValue), "message": .string(error.description),
+                "endsUI": .bool(true),
+            ]
         }
     }
 }

@@ -82,7 +82,7 @@ enum Measure {
                 saved += 1
                 onSaved?(saved)
                 view.evaluateJavaScript("window.__webcmpAck && window.__webcmpAck();")
-            case .error(let error): errors.append(error.code.rawValue)
+            case .error(let error), .failed(let error): errors.append(error.code.rawValue)
             default: break
             }
         }

@@ -140,6 +140,7 @@ import WebCMPBridge
         #expect(hostile.status == 0)
         #expect(hostile.errorCodes == ["invalidMessage", "invalidMessage", "invalidMessage", "invalidMessage",
                                        "invalidTCString", "invalidMessage", "invalidMessage", "invalidConsent"])
+        #expect(hostile.events("error").allSatisfy { $0["endsUI"] == .bool(false) }, "the UI went on after each")
         #expect(hostile.events("consentReady").isEmpty)
         #expect(hostile.events("uiFinished").first?["reason"] == .string("closed"))
         #expect(hostile.keys == accepted.keys)

@@ -33,6 +33,7 @@ import WebCMPBridge
         let run = try E2E.run([E2E.servers.0 + "/status/500", "--dialect", "tcf", "--timeout", "10"])
         #expect(run.errorCodes == ["loadFailed"])
         #expect(run.events("error").first?["message"]?.stringValue?.contains("500") == true)
+        #expect(run.events("error").first?["endsUI"] == .bool(true), "the failure that ended the UI")
         #expect(run.events("uiFinished").first?["reason"] == .string("failed"))
         #expect(run.keys.isEmpty)
     }

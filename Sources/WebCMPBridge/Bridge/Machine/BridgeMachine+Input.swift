@@ -5,7 +5,7 @@ extension BridgeMachine {
     enum Input {
         /// The web view was set up: its handlers are registered (or registering failed with `setupFailure`), and
         /// `resourceFailures` name script resources that could not be read (reported as diagnostics).
-        case attached(setupFailure: WebViewSetupError?, resourceFailures: [String] = [])
+        case attached(setupFailure: ConsentBridgeError?, resourceFailures: [String] = [])
         /// The app starts the run. `readyTimeoutWaitsForPresentation`: a pre-warmed page, whose ready timeout starts
         /// only with ``presentationBegan``. `trackingStatus`: App Tracking Transparency's status now.
         case start(readyTimeoutWaitsForPresentation: Bool = false, trackingStatus: TrackingAuthorizationStatus)
@@ -31,7 +31,7 @@ extension BridgeMachine {
         /// App Tracking Transparency answered (the answer to ``Effect/requestTracking``), with the status read right
         /// after the answer (`nil`: not read; the answer stands).
         case trackingAnswered(
-            Result<TrackingAuthorizationStatus, TrackingAuthorizationError>, statusNow: TrackingAuthorizationStatus? = nil)
+            Result<TrackingAuthorizationStatus, ConsentBridgeError>, statusNow: TrackingAuthorizationStatus? = nil)
         /// App Tracking Transparency's status, read again (the answer to ``Effect/readTrackingStatus``).
         case trackingStatusRead(TrackingAuthorizationStatus)
         /// The store's answer to ``Effect/commit(_:)``: the request it answers, handed back, the outcome, and App

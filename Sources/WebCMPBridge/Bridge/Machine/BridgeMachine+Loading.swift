@@ -13,7 +13,7 @@ extension BridgeMachine {
     /// - A terminated web content process (iOS ends them while the app is in the background) reloads the page once
     ///   per page — in the foreground: a termination reported while the app is in the background reloads when it
     ///   returns; a second termination before the reloaded page was ready ends the run with
-    ///   ``ConsentBridgeError/webContentTerminated`` (once the reloaded page is ready, the allowance is back).
+    ///   ``ConsentBridgeError/Code/webContentTerminated`` (once the reloaded page is ready, the allowance is back).
     mutating func handleLoadEvent(_ event: WebViewEvent, _ out: inout Effects) {
         guard let run, !run.loads.isStale(event.loadID) else { return }
         switch event {

@@ -132,7 +132,7 @@ extension BridgeMachine {
             return report(.error(error), &out)
         case .storageFailed(let error):
             if userAction { report(.userAction(isRejectAll: payload.isRejectAll), &out) }
-            return report(.error(.storageFailed(error)), &out)
+            return report(.error(.storageFailed(IABConsentError(error))), &out)
         case .stored(let summary, let diagnostics):
             if userAction { report(.userAction(isRejectAll: payload.isRejectAll), &out) }
             let tracking = configuration.tracking

@@ -7,7 +7,7 @@ extension BridgeMachine {
         /// Created; the web view is not set up yet.
         case created
         /// The web view is set up (or failed to be: `setupFailure`); waiting for ``Input/start(readyTimeoutWaitsForPresentation:trackingStatus:)``.
-        case attached(setupFailure: WebViewSetupError?)
+        case attached(setupFailure: ConsentBridgeError?)
         /// The run: tracking first, loading, or ready.
         case running(Run)
         /// The UI is finished (nothing is stored any more) and App Tracking Transparency is still to be requested.

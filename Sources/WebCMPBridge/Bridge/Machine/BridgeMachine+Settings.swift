@@ -2,7 +2,7 @@
 /// ready the opener of the dialect in force is called — again every ``SettingsOpening/retryInterval`` while it may
 /// still work — and the settings are open only when the CMP shows its UI (TCF `cmpuishown` or `ping`'s
 /// `displayStatus: "visible"`, GPP `cmpDisplayStatus: visible`); otherwise the run ends with
-/// ``ConsentBridgeError/privacySettingsNotOpened(_:)`` and consent unchanged.
+/// ``ConsentBridgeError/Code/privacySettingsNotOpened`` and consent unchanged.
 ///
 /// - **Which opener.** ``BridgeConfiguration/privacySettings`` when the app set one; otherwise the default of the
 ///   dialect in force (``MessageDialect/defaultSettingsOpener``). In automatic detection the generic listener's ready

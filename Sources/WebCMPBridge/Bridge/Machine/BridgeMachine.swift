@@ -198,7 +198,7 @@ struct BridgeMachine: Sendable {
         phase = .running(Run(
             stage: trackingFirst ? .trackingFirst(.waitingForActiveApp) : .loading,
             readyTimeoutWaitsForPresentation: waits, settings: freshSettings))
-        if let setupFailure { return fail(.webViewSetupFailed(setupFailure), &out) }
+        if let setupFailure { return fail(setupFailure, &out) }
         if trackingFirst { return out.append(.waitUntilActive) }
         load(nil, &out)
     }
@@ -232,7 +232,7 @@ struct BridgeMachine: Sendable {
             guard run.stage != .ready else { return }
             let error = ConsentBridgeError.timeout(seconds: configuration.readyTimeout)
             guard !loadFallback(after: error, &out) else { return }
-            report(.error(error), &out)
+            report(.failed(error), &out)
             if configuration.clearsConsentOnTimeout { out.append(.clearStore) }
             finish(.timedOut, &out)
         case .finishDelay:
@@ -334,10 +334,11 @@ struct BridgeMachine: Sendable {
         schedule(.finishDelay, seconds: configuration.finishDelay, &out)
     }
 
-    /// Reports `error` and ends the UI, unless the fallback page is loaded instead.
+    /// Reports `error` as the failure that ends the UI (``ConsentBridgeEvent/failed(_:)``) and ends it, unless the
+    /// fallback page is loaded instead. Every failure that ends the UI comes through here or the ready timeout.
     mutating func fail(_ error: ConsentBridgeError, _ out: inout Effects) {
         guard !loadFallback(after: error, &out) else { return }
-        report(.error(error), &out)
+        report(.failed(error), &out)
         finish(.failed, &out)
     }
 
@@ -414,7 +415,7 @@ struct BridgeMachine: Sendable {
     /// App Tracking Transparency answered. From iOS 17.4 the request can answer `.denied` before its alert is even
     /// shown, with the status still `.notDetermined`: then the answer settles first (``TrackingRequest/settling``).
     private mutating func trackingAnswered(
-        _ result: Result<TrackingAuthorizationStatus, TrackingAuthorizationError>,
+        _ result: Result<TrackingAuthorizationStatus, ConsentBridgeError>,
         statusNow: TrackingAuthorizationStatus?, _ out: inout Effects
     ) {
         guard trackingRequest == .requesting else { return }
@@ -440,7 +441,7 @@ struct BridgeMachine: Sendable {
 
     /// The request's answer is final: report it, then load the CMP page (before the CMP) or detach (after the UI).
     private mutating func trackingSettled(
-        _ result: Result<TrackingAuthorizationStatus, TrackingAuthorizationError>, _ out: inout Effects
+        _ result: Result<TrackingAuthorizationStatus, ConsentBridgeError>, _ out: inout Effects
     ) {
         switch phase {
         case .running:
@@ -456,11 +457,11 @@ struct BridgeMachine: Sendable {
     }
 
     private mutating func reportTracking(
-        _ result: Result<TrackingAuthorizationStatus, TrackingAuthorizationError>, _ out: inout Effects
+        _ result: Result<TrackingAuthorizationStatus, ConsentBridgeError>, _ out: inout Effects
     ) {
         switch result {
         case .success(let status): report(.trackingAuthorization(status), &out)
-        case .failure(let error): report(.error(.trackingAuthorizationFailed(error)), &out)
+        case .failure(let error): report(.error(error), &out)
         }
     }
 

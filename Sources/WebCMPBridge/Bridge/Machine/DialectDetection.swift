@@ -1,6 +1,6 @@
 /// The dialect rules: which handlers the bridge listens to, and what a message on a handler means for the dialect.
 ///
-/// - A configured dialect accepts only its own handler; a message on another is an ``ConsentBridgeError/unexpectedDialect(handler:expected:)``.
+/// - A configured dialect accepts only its own handler; a message on another is an ``ConsentBridgeError/Code/unexpectedDialect``.
 /// - Automatic detection listens to every dialect. A message on an app protocol's handler (Gravito, Onesecondbefore)
 ///   fixes the dialect. The generic listener (``MessageDialect/isGenericListener``: our TCF forwarder, which runs on
 ///   every page) is fixed only by its first consent event or its CMP showing UI (``CMPMessage/fixesGenericDialect``),

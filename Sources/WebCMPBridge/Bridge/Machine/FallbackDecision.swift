@@ -38,7 +38,7 @@ package enum FallbackDecision {
     package static func loadsFallback(_ situation: Situation) -> Bool {
         guard situation.hasFallback, !situation.showingFallback, !situation.becameReady else { return false }
         guard situation.renewalReason != .hostedPageNotShown else { return false }
-        switch situation.error {
+        switch situation.error.code {
         case .loadFailed, .timeout: return true
         default: return false
         }

@@ -19,7 +19,7 @@ import Foundation
 ///   still work (a placeholder that throws until the CMP is ready) and keeps its window.
 /// - **Failure.** When the opener's window ends without the UI, the next candidate gets its own window; when no
 ///   function was found within a window, or every candidate is out, opening **failed** with the reasons, and the
-///   bridge ends the run with ``ConsentBridgeError/privacySettingsNotOpened(_:)`` and consent unchanged. With no
+///   bridge ends the run with ``ConsentBridgeError/Code/privacySettingsNotOpened`` and consent unchanged. With no
 ///   candidates at all (a dialect whose opener is only a URL), the page has one window to show its UI.
 ///
 /// A pure value: the bridge feeds it what happened and carries out the ``Action``s it returns.
