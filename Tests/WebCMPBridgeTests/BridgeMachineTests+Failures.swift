@@ -52,18 +52,17 @@ extension BridgeMachineTests {
         Failure("another dialect's message", started + [.osb(MachineBody.osbSave(TestStrings.acceptAll))],
                 .unexpectedDialect, endsUI: false),
         Failure("an undecodable TC string", started + [
-            save, .committed(.refused(ConsentBridgeError(ConsentCommitError.invalidMapping(.invalidTCString(.empty)))),
-                             trackingStatus: .notDetermined),
+            save, .answer(.refused(ConsentBridgeError(ConsentCommitError.invalidMapping(.invalidTCString(.empty))))),
         ], .invalidTCString, endsUI: false),
         Failure("refused consent", started + [
-            save, .committed(.refused(ConsentBridgeError(ConsentCommitError.notServiceSpecific)), trackingStatus: .notDetermined),
+            save, .answer(.refused(ConsentBridgeError(ConsentCommitError.notServiceSpecific))),
         ], .invalidConsent, endsUI: false),
         Failure("a store that cannot write", started + [save, storageFailed], .storageFailed, endsUI: false),
     ])
     func whichFailuresEndTheUI(_ row: Failure) {
-        var machine = MachinePage.machine(renewalReason: .noConsent, row.configure)
+        var feeder = RowFeeder(MachinePage.machine(renewalReason: .noConsent, row.configure))
         var effects: [Effect] = []
-        for input in row.inputs { effects += machine.handle(input) }
+        for input in row.inputs { effects += feeder.feed(input) }
         let events = effects.compactMap { if case .report(let event) = $0 { event } else { nil } }
         let errors = events.compactMap(\.reportedError)
         #expect(errors.map(\.code) == [row.code])
@@ -75,7 +74,7 @@ extension BridgeMachineTests {
             #expect(finished.map { events[$0] == .uiFinished(.failed) || events[$0] == .uiFinished(.timedOut) } == true)
         } else {
             #expect(failed == nil && finished == nil, "reported as an error; the UI goes on")
-            #expect(machine.state != .invalidated)
+            #expect(feeder.machine.state != .invalidated)
         }
     }
 }

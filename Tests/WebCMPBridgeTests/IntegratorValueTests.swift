@@ -245,11 +245,5 @@ import WebCMPBridge
         #expect(try JSONDecoder().decode(IABConsentError.Code.self, from: JSONEncoder().encode(code)) == code)
         #expect(String(data: try JSONEncoder().encode(code), encoding: .utf8) == #""invalidTCString""#)
         #expect(IABConsentError.Code(rawValue: "storeRefused") == .storeRefused && code.description == "invalidTCString")
-        #expect(IABValue.Kind.allCasesForTests == [.int, .string])
     }
-}
-
-extension IABValue.Kind {
-    /// Both kinds (the enum is not `CaseIterable`).
-    static let allCasesForTests: [IABValue.Kind] = [.int, .string]
 }

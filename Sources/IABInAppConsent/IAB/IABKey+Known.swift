@@ -161,7 +161,7 @@ extension IABKey {
 
 extension IABValue {
     /// The two value types the specs allow.
-    public enum Kind: String, Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
         /// An integer ("Number").
         case int
         /// A string.

@@ -78,9 +78,9 @@ extension ConsentBridgeError {
              description: "the CMP did not open its privacy settings: \(reason)")
     }
 
-    /// The error an adapter of another web view (a ``CMPWebView`` of its own) throws when it cannot be set up, for
-    /// `reason` (for example a message handler name that someone else registered): ``Code/webViewSetupFailed``.
-    public static func webViewSetupFailed(reason: String) -> Self {
+    /// The error an adapter (a `CMPWebView`) throws when it cannot be set up, for `reason` (for example a message
+    /// handler name that someone else registered): ``Code/webViewSetupFailed``.
+    package static func webViewSetupFailed(reason: String) -> Self {
         .webViewSetupFailed(.adapterRefused(reason))
     }
 

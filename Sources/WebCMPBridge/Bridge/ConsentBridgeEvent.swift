@@ -18,7 +18,7 @@ public enum ConsentBridgeEvent: Sendable, Hashable {
     /// Something went wrong that ends the CMP UI (the page did not load or become ready, its process died, the web
     /// view could not be set up, the privacy settings did not open): ``uiFinished(_:)`` follows with
     /// ``UIFinishReason/failed`` or ``UIFinishReason/timedOut``. The bridge decides which failures end the UI; a
-    /// consent UI shows this error (``ConsentBridgeError/userFacingText``) until the person closes it. A failure the
+    /// consent UI shows this error (``ConsentBridgeError/userFacingMessage``) until the person closes it. A failure the
     /// app's ``BridgeConfiguration/fallback`` page answers is not reported.
     case failed(ConsentBridgeError)
 
