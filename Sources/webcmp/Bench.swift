@@ -210,7 +210,8 @@ enum Bench {
 
     @inline(never)
     static func decodeAndMap(_ string: String) throws -> Int {
-        try IABKeySet(mapping: InAppConsent(tcString: string, gdprApplies: true, cmpSDKID: 300, cmpSDKVersion: 1))
+        try IABKeySet(
+            mapping: ConsentStrings(tcString: string), gdprApplies: true, identity: CMPIdentity(id: 300, version: 1))
             .count
     }
 
@@ -278,7 +279,8 @@ enum Bench {
         defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
         let store = ConsentStore.userDefaults(suiteName: suite)
         guard let sample = try samples().first else { return }
-        let keys = try IABKeySet(mapping: InAppConsent(tcString: sample.string, gdprApplies: true, cmpSDKID: 300))
+        let keys = try IABKeySet(
+            mapping: ConsentStrings(tcString: sample.string), gdprApplies: true, identity: CMPIdentity(id: 300))
         try store.apply(keys, record: ConsentRecord(
             tcString: sample.string, nonTCFData: nonTCFData,
             expirationDate: Date().addingTimeInterval(86_400 * 365), configVersion: "7", savedAt: Date()),

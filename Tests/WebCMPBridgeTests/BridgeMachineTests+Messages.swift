@@ -216,7 +216,9 @@ extension BridgeMachineTests {
             effects: [
                 .cancel(.ready), .uiReady(.onesecondbefore),
                 .commit(BridgeMachine.CommitRequest(
-                    payload: ConsentPayload(strings: ConsentStrings(tcString: accept), claimedChoices: ClaimedChoices()),
+                    payload: ConsentPayload(
+                        strings: ConsentStrings(tcString: accept),
+                        extras: OnesecondbeforeDialect.Extras(claimedChoices: ClaimedChoices())),
                     page: PageSignals(), rules: MachineCommit.rules())),
             ],
             state: .ready),

@@ -439,12 +439,14 @@ enum MachineCommit {
             source: source)
     }
 
-    /// The commit of a Gravito save of `tcString` (Gravito sends its complete non-TCF data).
+    /// The commit of a Gravito save of `tcString` (Gravito sends its complete non-TCF data; a save carries its
+    /// extras, here all absent).
     static func gravitoSave(
         _ tcString: String, configVersion: String? = nil, source: ConsentSource = .cmpPage
     ) -> BridgeMachine.CommitRequest {
         BridgeMachine.CommitRequest(
-            payload: ConsentPayload(strings: ConsentStrings(tcString: tcString)), page: PageSignals(),
+            payload: ConsentPayload(strings: ConsentStrings(tcString: tcString), extras: GravitoDialect.Extras()),
+            page: PageSignals(),
             rules: rules(keepsPreviousNonTCFData: false, configVersion: configVersion, source: source))
     }
 
@@ -463,8 +465,10 @@ enum MachineCommit {
     /// What the store reports for stored consent with `tcString` (the machine passes it on as it is).
     static func summary(_ tcString: String?) -> ConsentSummary {
         ConsentSummary(
-            strings: ConsentStrings(tcString: tcString), decoded: tcString.flatMap { try? TCString(decoding: $0) },
-            gdprApplies: true, expirationDate: nil, savedAt: Date(timeIntervalSince1970: 1_750_000_000))
+            record: ConsentRecord(
+                strings: ConsentStrings(tcString: tcString), gdprApplies: true,
+                savedAt: Date(timeIntervalSince1970: 1_750_000_000)),
+            decoded: tcString.flatMap { try? TCString(decoding: $0) })
     }
 
     /// The store's answer: `tcString` was stored, the app's tracking status not determined.

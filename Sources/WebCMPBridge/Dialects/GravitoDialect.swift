@@ -54,8 +54,8 @@ struct GravitoDialect: MessageDialect {
         }
         return ConsentPayload(
             strings: strings,
-            nonTCFData: try fields.nonTCFData("nontcfdata"),
-            configVersion: try fields.text("configversion"),
-            isRejectAll: try fields.bool("isRejectAll"))
+            extras: Extras(
+                nonTCFData: try fields.nonTCFData("nontcfdata"), configVersion: try fields.text("configversion"),
+                isRejectAll: try fields.bool("isRejectAll")))
     }
 }
