@@ -3,8 +3,9 @@ import Foundation
 /// What the user chose, as the app reads it after a save: the stored ``ConsentRecord`` and its decoded TC string (the
 /// truth for purposes and vendors).
 ///
-/// It is layered on the record, never built beside it: ``ConsentCommit`` makes the record and wraps it with the one
-/// decoding of its TC string, so the summary's strings, dates and source are the stored record's by construction.
+/// It is layered on the record, never built beside it: the core's consent transaction (`ConsentCommit`) makes the
+/// record and wraps it with the one decoding of its TC string, so the summary's strings, dates and source are the
+/// stored record's by construction.
 /// Apps get it from `ConsentBridgeEvent.consentReady(_:)` and ``ConsentStore/rejectAll(now:)``; what the store holds
 /// later reads back as the record alone (``ConsentStore/record(includingNonTCFData:)``).
 public struct ConsentSummary: Sendable, Hashable {
