@@ -11,7 +11,8 @@ import Testing
     static func summary(tcString: String? = nil, gppString: String? = nil) -> ConsentSummary {
         let strings = ConsentStrings(tcString: tcString, gppString: gppString)
         return ConsentSummary(
-            record: ConsentRecord(strings: strings, gdprApplies: true, savedAt: Date(timeIntervalSince1970: 1_790_000_000)),
+            record: ConsentRecord(strings: strings, gdprApplies: true,
+                savedAt: Date(timeIntervalSince1970: 1_790_000_000)),
             decoded: tcString.flatMap { try? TCString(decoding: $0) })
     }
 

@@ -9,7 +9,8 @@ import Testing
     static let specGPP = "DBACNY~" + specTCString + "~1YNN"
 
     @Test func gppStringFromTheSpecMapsHeaderSectionsAndTCFMirror() throws {
-        let keys = try IABKeySet(mapping: ConsentStrings(gppString: Self.specGPP), gdprApplies: true, identity: CMPIdentity(id: 12))
+        let keys = try IABKeySet(
+            mapping: ConsentStrings(gppString: Self.specGPP), gdprApplies: true, identity: CMPIdentity(id: 12))
         #expect(keys[.gppVersion] == .string("1"))
         #expect(keys[.gppSections] == .string("2_6"))
         #expect(keys[.gppSID] == .string("2_6"))
@@ -23,7 +24,8 @@ import Testing
         #expect(keys.values.keys.allSatisfy { $0.rawValue.hasPrefix("IABGPP_") })
 
         // The mirror carries exactly the values the IABTCF_* keys get for the same TC string.
-        let tcf = try IABKeySet(mapping: ConsentStrings(tcString: Self.specTCString), gdprApplies: true, identity: CMPIdentity(id: 12))
+        let tcf = try IABKeySet(
+            mapping: ConsentStrings(tcString: Self.specTCString), gdprApplies: true, identity: CMPIdentity(id: 12))
         var mirrored = 0
         for (key, value) in tcf.values {
             guard let mirror = key.gppTCFEUMirror else { continue }
@@ -89,7 +91,8 @@ import Testing
             publisherTC: PublisherTC(purposeConsents: [1, 3], numberOfCustomPurposes: 2, customPurposeConsents: [2])
         )
         let raw = try model.encoded()
-        let keys = try IABKeySet(mapping: ConsentStrings(tcString: raw), gdprApplies: true, identity: CMPIdentity(id: 5, version: 9))
+        let keys = try IABKeySet(
+            mapping: ConsentStrings(tcString: raw), gdprApplies: true, identity: CMPIdentity(id: 5, version: 9))
         var expected = IABKeySet()
         IABKeySet.addTCFKeys(
             for: model, rawValue: raw, gdprApplies: true, cmpSDKID: 5, cmpSDKVersion: 9, into: &expected)

@@ -197,7 +197,8 @@ import Testing
     @Test func gppKeysWithTCFEUMirror() throws {
         let keys = try Self.map(
             Self.richModel, gpp: Self.gpp, ac: "1~1",
-            strings: ConsentStrings(gppApplicableSections: [2]), gdprApplies: true, identity: CMPIdentity(id: 12, version: 3))
+            strings: ConsentStrings(gppApplicableSections: [2]), gdprApplies: true,
+            identity: CMPIdentity(id: 12, version: 3))
         let tcf = try Self.map(Self.richModel, gdprApplies: true, identity: CMPIdentity(id: 12, version: 3))
         #expect(keys["IABGPP_HDR_Version"] == .string("1"))
         #expect(keys["IABGPP_HDR_Sections"] == .string("2_6"))
@@ -228,7 +229,8 @@ import Testing
         rawValue: "DBABTA~1YN-", version: 1, sectionIDs: [6], sections: [.init(id: 6, string: "1YN-")])
 
     @Test func gppWithoutTCStringGivesOnlyGPPKeys() throws {
-        let keys = try Self.map(nil, gpp: Self.gppUSP, ac: "1~1", strings: ConsentStrings(usPrivacy: "1YN-"), gdprApplies: false)
+        let keys = try Self.map(nil, gpp: Self.gppUSP, ac: "1~1",
+            strings: ConsentStrings(usPrivacy: "1YN-"), gdprApplies: false)
         #expect(keys.values == [
             "IABGPP_HDR_Version": .string("1"),
             "IABGPP_HDR_Sections": .string("6"),

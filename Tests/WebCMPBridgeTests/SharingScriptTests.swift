@@ -15,7 +15,9 @@ import Testing
         """
 
     func keys(_ tcString: String, gpp: String? = nil) throws -> IABKeySet {
-        try IABKeySet(mapping: ConsentStrings(tcString: tcString, gppString: gpp), gdprApplies: true, identity: CMPIdentity(id: 300, version: 2))
+        try IABKeySet(
+            mapping: ConsentStrings(tcString: tcString, gppString: gpp), gdprApplies: true,
+            identity: CMPIdentity(id: 300, version: 2))
     }
 
     @Test func urlRewritingKeepsQueryAndFragment() {

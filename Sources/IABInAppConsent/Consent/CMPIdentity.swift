@@ -5,7 +5,8 @@
 /// that a CMP is present; only one CMP SDK is active per app. In a web bridge the "CMP SDK" is the app's configured
 /// id when it has one, otherwise the web CMP that produced the consent.
 ///
-/// The id and the version always come from the same source, in this order (``resolve(configuredID:configuredVersion:reportedID:reportedVersion:tcString:)``):
+/// The id and the version always come from the same source, in this order
+/// (``resolve(configuredID:configuredVersion:reportedID:reportedVersion:tcString:)``):
 /// 1. the app's configured id, with the app's configured version (or none: a configured id is never paired with the
 ///    version of the CMP that wrote the TC string, which is another CMP's number);
 /// 2. the CMP id the page reported (`TCData.cmpId`), with its `cmpVersion`;

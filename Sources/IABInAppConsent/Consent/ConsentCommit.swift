@@ -1,8 +1,8 @@
 import Foundation
 
 /// The one consent transaction: from a validated payload, the previous record, the rules and `now`, everything that
-/// is stored and reported — the IAB key set, the record inside its summary, the CMP identity and diagnostics — or a typed error, in which case
-/// nothing may be stored.
+/// is stored and reported — the IAB key set, the record inside its summary, the CMP identity and diagnostics — or a
+/// typed error, in which case nothing may be stored.
 ///
 /// It is pure (no storage, no clock, no web view) and it is the only place that holds the consent rules:
 /// - the TC string is decoded **once** here, and a string with `IsServiceSpecific = 0` is refused ("Transparency and
@@ -17,10 +17,11 @@ import Foundation
 /// - the latest GPP signal and US Privacy string of the page fill in a payload without them, and a newer page signal
 ///   updates the consent saved in the run (``PageSignals``);
 /// - re-saving what a CMP merely loaded keeps the date the user gave it;
-/// - the record starts from the shared consent, the previous record's non-TCF data (when ``Rules/keepsPreviousNonTCFData``)
-///   and cross-domain user id and the configured configuration version; the dialect's ``ConsentExtras`` then write
-///   the CMP's own facts (Gravito its non-TCF data and configuration version, Onesecondbefore its expiry and
-///   cross-domain user id), so a dialect that sends no non-TCF data keeps the previous record's.
+/// - the record starts from the shared consent, the previous record's non-TCF data (when
+///   ``Rules/keepsPreviousNonTCFData``) and cross-domain user id and the configured configuration version; the
+///   dialect's ``ConsentExtras`` then write the CMP's own facts (Gravito its non-TCF data and configuration version,
+///   Onesecondbefore its expiry and cross-domain user id), so a dialect that sends no non-TCF data keeps the
+///   previous record's.
 ///
 /// `ConsentBridge`, programmatic reject/withdraw and `webcmp inspect` all go through it, so that they can never
 /// disagree about what a string means.

@@ -21,7 +21,8 @@ extension OnesecondbeforeDialect {
         /// A diagnostic naming the claimed arrays that disagree with the TC string (which is stored).
         func diagnostics(against tcString: TCString) -> [String] {
             guard let fields = claimedChoices?.disagreements(with: tcString), !fields.isEmpty else { return [] }
-            return ["the payload's \(fields.joined(separator: ", ")) disagree with its TC string; the TC string was stored"]
+            let names = fields.joined(separator: ", ")
+            return ["the payload's \(names) disagree with its TC string; the TC string was stored"]
         }
     }
 }
