@@ -20,6 +20,7 @@ package protocol ConsentExtras: Sendable, Hashable {
     func diagnostics(against tcString: TCString) -> [String]
 }
 
+/// The defaults: the extras add nothing.
 extension ConsentExtras {
     package var reportedCMP: CMPIdentity? { nil }
     package var isRejectAll: Bool? { nil }

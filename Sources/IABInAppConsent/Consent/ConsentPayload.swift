@@ -37,11 +37,13 @@ package struct ConsentPayload: Sendable, Hashable {
     /// Whether the page said the user rejected everything (``ConsentExtras/isRejectAll``).
     package var isRejectAll: Bool? { extras?.isRejectAll }
 
+    /// Equal when the shared fields are and the extras are the same value of the same type.
     package static func == (lhs: ConsentPayload, rhs: ConsentPayload) -> Bool {
         lhs.origin == rhs.origin && lhs.strings == rhs.strings && lhs.gdprApplies == rhs.gdprApplies
             && lhs.extras.map { AnyHashable($0) } == rhs.extras.map { AnyHashable($0) }
     }
 
+    /// Hashes the shared fields and the extras.
     package func hash(into hasher: inout Hasher) {
         hasher.combine(origin)
         hasher.combine(strings)
