@@ -439,15 +439,15 @@ enum MachineCommit {
             source: source)
     }
 
-    /// The commit of a Gravito save of `tcString` (Gravito sends its complete non-TCF data; a save carries its
-    /// extras, here all absent).
+    /// The commit of a Gravito save of `tcString` (a save carries its extras, here all absent: Gravito's complete
+    /// non-TCF data is theirs to write).
     static func gravitoSave(
         _ tcString: String, configVersion: String? = nil, source: ConsentSource = .cmpPage
     ) -> BridgeMachine.CommitRequest {
         BridgeMachine.CommitRequest(
             payload: ConsentPayload(strings: ConsentStrings(tcString: tcString), extras: GravitoDialect.Extras()),
             page: PageSignals(),
-            rules: rules(keepsPreviousNonTCFData: false, configVersion: configVersion, source: source))
+            rules: rules(configVersion: configVersion, source: source))
     }
 
     /// The payload of a forwarded TCF event with `tcString`.

@@ -12,10 +12,10 @@ extension GravitoDialect {
         /// Whether the user rejected everything.
         var isRejectAll: Bool?
 
-        /// The page's non-TCF data and configuration version replace the defaults when it sent them (Gravito sends
-        /// its complete non-TCF data with every save: ``MessageDialect/sendsCompleteNonTCFData``).
+        /// Gravito sends its complete non-TCF data with every save: a save without it clears the stored data. Its
+        /// configuration version replaces the configured one when it sent one.
         func complete(_ record: inout ConsentRecord) {
-            if let nonTCFData { record.nonTCFData = nonTCFData }
+            record.nonTCFData = nonTCFData
             if let configVersion { record.configVersion = configVersion }
         }
     }

@@ -18,7 +18,6 @@ struct GravitoDialect: MessageDialect {
     var handlerName: String { "jsHandler" }
     var answersReadyWithStoredRecord: Bool { true }
     var userSaveEndsUI: Bool { false }
-    var sendsCompleteNonTCFData: Bool { true }
 
     func decode(_ fields: MessageFields) throws(InboundMessageError) -> CMPMessage {
         if let type = try fields.string("type") {
