@@ -25,23 +25,30 @@ enum Bench {
 
     static func run(_ arguments: [String]) -> Int32 {
         let iterations: Int
+        let mappingCalls: Int?
         do throws(UsageError) {
             let parsed = try CommandLineArguments(
-                arguments, valueOptions: ["--iterations"], flagOptions: ["--help"], help: WebCMPCommand.help)
+                arguments, valueOptions: ["--iterations", "--mapping-only"], flagOptions: ["--help"],
+                help: WebCMPCommand.help)
             if parsed.has("--help") {
                 print(WebCMPCommand.usage, terminator: "")
                 return 0
             }
             guard parsed.positional.isEmpty else {
-                throw UsageError("bench takes no arguments besides --iterations")
+                throw UsageError("bench takes no arguments besides --iterations and --mapping-only")
             }
             iterations = try parsed.integer("--iterations", in: 1...10_000_000) ?? 2_000
+            mappingCalls = try parsed.integer("--mapping-only", in: 0...10_000_000)
         } catch {
             WebCMPCommand.printError(error.message)
             return 2
         }
         do {
-            try report(iterations: iterations)
+            if let mappingCalls {
+                try mappingOnly(calls: mappingCalls)
+            } else {
+                try report(iterations: iterations)
+            }
             return 0
         } catch {
             WebCMPCommand.printError("bench failed: \(error)")
@@ -203,6 +210,17 @@ enum Bench {
         return table
     }()
 
+    /// `--mapping-only N`: builds the samples, then runs `N` decode + map calls of each and nothing else, and prints
+    /// the call count. For counting heap allocations per call: the difference of two runs' totals under
+    /// `valgrind --tool=dhat` (`scripts/bench --allocations`), so that the setup's allocations cancel out.
+    private static func mappingOnly(calls: Int) throws {
+        let samples = try samples()
+        for sample in samples {
+            for _ in 0..<calls { sink &+= try decodeAndMap(sample.string) }
+        }
+        print("decode + map calls: \(calls * samples.count)")
+    }
+
     @inline(never)
     static func decodeOnly(_ string: String) throws -> Int {
         try TCString(decoding: string).vendorConsents.count
@@ -210,7 +228,8 @@ enum Bench {
 
     @inline(never)
     static func decodeAndMap(_ string: String) throws -> Int {
-        try IABKeySet(mapping: InAppConsent(tcString: string, gdprApplies: true, cmpSDKID: 300, cmpSDKVersion: 1))
+        try IABKeySet(
+            mapping: ConsentStrings(tcString: string), gdprApplies: true, identity: CMPIdentity(id: 300, version: 1))
             .count
     }
 
@@ -278,7 +297,8 @@ enum Bench {
         defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
         let store = ConsentStore.userDefaults(suiteName: suite)
         guard let sample = try samples().first else { return }
-        let keys = try IABKeySet(mapping: InAppConsent(tcString: sample.string, gdprApplies: true, cmpSDKID: 300))
+        let keys = try IABKeySet(
+            mapping: ConsentStrings(tcString: sample.string), gdprApplies: true, identity: CMPIdentity(id: 300))
         try store.apply(keys, record: ConsentRecord(
             tcString: sample.string, nonTCFData: nonTCFData,
             expirationDate: Date().addingTimeInterval(86_400 * 365), configVersion: "7", savedAt: Date()),

@@ -10,7 +10,7 @@ enum WebCMPCommand {
           webcmp inspect [--json] [--gdpr-applies 0|1] [--cmp-sdk-id N] [--cmp-sdk-version N]
                          [--ac AC] [--gpp GPP] [--gpp-sid ID_ID] [--usp USP]
                          [--missing-disclosed-vendors warn|refuse] [TCSTRING]
-          webcmp bench [--iterations N]
+          webcmp bench [--iterations N] [--mapping-only N]
           webcmp --help
 
         inspect  Decodes TCSTRING (and the AC, GPP and US Privacy strings) and prints the decoded fields and the
@@ -26,6 +26,8 @@ enum WebCMPCommand {
                  base64url decode, the parse of a save message body, and the launch-time "is consent stored" read
                  with UserDefaults.
                  Run it as: swift run -c release webcmp bench
+                 --mapping-only N runs only N decode + key mappings of each string (heap allocations per call:
+                 scripts/bench --allocations).
 
         """
 

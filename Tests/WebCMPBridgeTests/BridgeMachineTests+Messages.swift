@@ -218,7 +218,9 @@ extension BridgeMachineTests {
                 .cancel(.ready), .uiReady(.onesecondbefore),
                 .commit(BridgeMachine.CommitRequest(
                     id: 1, load: WebViewLoadID(rawValue: 1), endsUI: true,
-                    payload: ConsentPayload(strings: ConsentStrings(tcString: accept), claimedChoices: ClaimedChoices()),
+                    payload: ConsentPayload(
+                        strings: ConsentStrings(tcString: accept),
+                        extras: OnesecondbeforeDialect.Extras(claimedChoices: ClaimedChoices())),
                     page: PageSignals(), rules: MachineCommit.rules())),
             ],
             state: .ready),

@@ -475,15 +475,17 @@ enum MachineCommit {
             source: source)
     }
 
-    /// The commit of a Gravito save of `tcString` (Gravito sends its complete non-TCF data; its close message, not
-    /// the save, ends the UI): the run's request `id` of load `load`.
+    /// The commit of a Gravito save of `tcString` (a save carries its extras, here all absent: Gravito's complete
+    /// non-TCF data is theirs to write; its close message, not the save, ends the UI): the run's request `id` of load
+    /// `load`.
     static func gravitoSave(
         _ tcString: String, configVersion: String? = nil, source: ConsentSource = .cmpPage, id: Int = 1, load: Int = 1
     ) -> BridgeMachine.CommitRequest {
         BridgeMachine.CommitRequest(
             id: id, load: WebViewLoadID(rawValue: load), endsUI: false,
-            payload: ConsentPayload(strings: ConsentStrings(tcString: tcString)), page: PageSignals(),
-            rules: rules(keepsPreviousNonTCFData: false, configVersion: configVersion, source: source))
+            payload: ConsentPayload(strings: ConsentStrings(tcString: tcString), extras: GravitoDialect.Extras()),
+            page: PageSignals(),
+            rules: rules(configVersion: configVersion, source: source))
     }
 
     /// The payload of a forwarded TCF event with `tcString`.
@@ -505,8 +507,10 @@ enum MachineCommit {
     /// What the store reports for stored consent with `tcString` (the machine passes it on as it is).
     static func summary(_ tcString: String?) -> ConsentSummary {
         ConsentSummary(
-            strings: ConsentStrings(tcString: tcString), decoded: tcString.flatMap { try? TCString(decoding: $0) },
-            gdprApplies: true, expirationDate: nil, savedAt: Date(timeIntervalSince1970: 1_750_000_000))
+            record: ConsentRecord(
+                strings: ConsentStrings(tcString: tcString), gdprApplies: true,
+                savedAt: Date(timeIntervalSince1970: 1_750_000_000)),
+            decoded: tcString.flatMap { try? TCString(decoding: $0) })
     }
 
     /// The store's answer to the latest request: `tcString` was stored, the app's tracking status not determined.

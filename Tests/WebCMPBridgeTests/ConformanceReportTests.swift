@@ -11,8 +11,9 @@ import Testing
     static func summary(tcString: String? = nil, gppString: String? = nil) -> ConsentSummary {
         let strings = ConsentStrings(tcString: tcString, gppString: gppString)
         return ConsentSummary(
-            strings: strings, decoded: tcString.flatMap { try? TCString(decoding: $0) }, gdprApplies: true,
-            expirationDate: nil, savedAt: Date(timeIntervalSince1970: 1_790_000_000))
+            record: ConsentRecord(strings: strings, gdprApplies: true,
+                savedAt: Date(timeIntervalSince1970: 1_790_000_000)),
+            decoded: tcString.flatMap { try? TCString(decoding: $0) })
     }
 
     static let tcSave = summary(tcString: try! DisclosedVendorsTests.string(created: DisclosedVendorsTests.cutOver + day))

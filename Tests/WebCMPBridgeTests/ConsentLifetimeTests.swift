@@ -122,7 +122,9 @@ import Testing
     static func storeWith(_ strings: ConsentStrings, nonTCF: JSONValue? = nil) throws -> ConsentStore {
         let store = ConsentStore.inMemory()
         let commit = try ConsentCommit(
-            payload: ConsentPayload(strings: strings, nonTCFData: nonTCF, gdprApplies: true), previous: nil,
+            payload: ConsentPayload(
+                strings: strings, gdprApplies: true, extras: nonTCF.map { GravitoDialect.Extras(nonTCFData: $0) }),
+            previous: nil,
             rules: ConsentCommit.Rules(cmpSDKID: 300, cmpSDKVersion: 7), now: now - 1_000)
         try store.apply(commit.keys, record: commit.record)
         return store
@@ -309,7 +311,7 @@ final class ReadCounter: @unchecked Sendable {
         // Applicable sections restrict the signals (a CMP saying only TCF EU applies).
         var strings = ConsentStrings(gppString: "DBABLA~CVVVkkkkkpFY.YA")
         strings.gppApplicableSections = [2]
-        let summary = ConsentSummary(strings: strings, decoded: nil, gdprApplies: nil, expirationDate: nil, savedAt: Date())
+        let summary = ConsentSummary(record: ConsentRecord(strings: strings, savedAt: Date()), decoded: nil)
         #expect(summary.usPrivacySignals?.sections.isEmpty == true)
     }
 }

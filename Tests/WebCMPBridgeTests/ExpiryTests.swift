@@ -41,7 +41,7 @@ import Testing
     @Test func launchCheckReadsTheStore() throws {
         let store = ConsentStore.inMemory()
         #expect(ConsentBridge.needsConsentUI(store: store, now: now) == .noConsent)
-        try store.apply(IABKeySet(mapping: InAppConsent(tcString: TestStrings.acceptAll, gdprApplies: true)),
+        try store.apply(IABKeySet(mapping: ConsentStrings(tcString: TestStrings.acceptAll), gdprApplies: true),
                         record: record(savedDaysAgo: 0))
         #expect(ConsentBridge.needsConsentUI(store: store, now: now) == nil)
         #expect(ConsentBridge.needsConsentUI(store: store, now: now.addingTimeInterval(400 * 86_400)) == .tooOld)

@@ -44,7 +44,7 @@ import Testing
     @Test(arguments: cases)
     func referenceStringsGiveTheReferenceKeys(_ fixture: Case) throws {
         let gpp = GPPUSSectionTests.header(for: 7) + "~" + fixture.section
-        let keys = try IABKeySet(mapping: InAppConsent(gppString: gpp))
+        let keys = try IABKeySet(mapping: ConsentStrings(gppString: gpp))
         for (name, expected) in fixture.keys {
             #expect(keys[IABKey(rawValue: name)] == expected.value, "\(name)")
         }
@@ -196,17 +196,17 @@ import Testing
         let usnat = try #require(GPPUSSection.catalog[7])
         #expect(throws: error) { try usnat.decode(string) }
         #expect(throws: IABMappingError.invalidGPPUSSection(error)) {
-            try IABKeySet(mapping: InAppConsent(gppString: GPPUSSectionTests.header(for: 7) + "~" + string))
+            try IABKeySet(mapping: ConsentStrings(gppString: GPPUSSectionTests.header(for: 7) + "~" + string))
         }
     }
 
     /// A store holding earlier keys keeps them when a malformed string of the long shape is offered.
     @Test func malformedLongStringLeavesTheStoreAsItWas() throws {
         let store = ConsentStore.inMemory()
-        let before = try IABKeySet(mapping: InAppConsent(gppString: "DBABLA~BAAAAAAAAQRA.QA"))
+        let before = try IABKeySet(mapping: ConsentStrings(gppString: "DBABLA~BAAAAAAAAQRA.QA"))
         try store.apply(before, record: nil)
         #expect(throws: IABMappingError.self) {
-            try store.apply(IABKeySet(mapping: InAppConsent(gppString: "DBABLA~BAAAAAAAAwBA.QA")), record: nil)
+            try store.apply(IABKeySet(mapping: ConsentStrings(gppString: "DBABLA~BAAAAAAAAwBA.QA")), record: nil)
         }
         #expect(store.iabKeys() == before)
         #expect(store.iabKeys()["IABGPP_USNAT_SensitiveDataProcessing"] == .string("0_0_0_0_0_0_0_0_0_0_0_0_0_0_0_1"))

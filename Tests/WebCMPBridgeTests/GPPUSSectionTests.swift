@@ -290,7 +290,7 @@ import Testing
     }
 
     @Test func storeAcceptsTheMappedKeySet() throws {
-        let keys = try IABKeySet(mapping: InAppConsent(gppString: Self.allSectionsDefaults))
+        let keys = try IABKeySet(mapping: ConsentStrings(gppString: Self.allSectionsDefaults))
         #expect(keys["IABGPP_USNAT_SaleOptOut"] == .int(0))
         #expect(keys["IABGPP_TCFEU2_CmpSdkID"] != nil, "the TCF EU mirror keys are still produced")
         let store = ConsentStore.inMemory()
@@ -327,7 +327,7 @@ import Testing
 
     @Test func undecodableUSSectionFailsTheWholeMapping() {
         #expect(throws: IABMappingError.invalidGPPUSSection(.truncated(section: 7, field: "SensitiveDataProcessing[1]"))) {
-            try IABKeySet(mapping: InAppConsent(tcString: nil, gppString: "DBABLA~CVVV", usPrivacy: "1YNN"))
+            try IABKeySet(mapping: ConsentStrings(tcString: nil, gppString: "DBABLA~CVVV", usPrivacy: "1YNN"))
         }
     }
 
@@ -359,7 +359,7 @@ import Testing
                     rejected += 1
                 }
                 // Through the whole mapping as well (header for this one section id).
-                _ = try? IABKeySet(mapping: InAppConsent(gppString: Self.header(for: vector.id) + "~" + mutated))
+                _ = try? IABKeySet(mapping: ConsentStrings(gppString: Self.header(for: vector.id) + "~" + mutated))
             }
         }
         #expect(decoded > 0 && rejected > 0, "the mutations exercise both outcomes: \(decoded) / \(rejected)")

@@ -9,7 +9,8 @@ import Testing
     static let specGPP = "DBACNY~" + specTCString + "~1YNN"
 
     @Test func gppStringFromTheSpecMapsHeaderSectionsAndTCFMirror() throws {
-        let keys = try IABKeySet(mapping: InAppConsent(gdprApplies: true, cmpSDKID: 12, gppString: Self.specGPP))
+        let keys = try IABKeySet(
+            mapping: ConsentStrings(gppString: Self.specGPP), gdprApplies: true, identity: CMPIdentity(id: 12))
         #expect(keys[.gppVersion] == .string("1"))
         #expect(keys[.gppSections] == .string("2_6"))
         #expect(keys[.gppSID] == .string("2_6"))
@@ -23,7 +24,8 @@ import Testing
         #expect(keys.values.keys.allSatisfy { $0.rawValue.hasPrefix("IABGPP_") })
 
         // The mirror carries exactly the values the IABTCF_* keys get for the same TC string.
-        let tcf = try IABKeySet(mapping: InAppConsent(tcString: Self.specTCString, gdprApplies: true, cmpSDKID: 12))
+        let tcf = try IABKeySet(
+            mapping: ConsentStrings(tcString: Self.specTCString), gdprApplies: true, identity: CMPIdentity(id: 12))
         var mirrored = 0
         for (key, value) in tcf.values {
             guard let mirror = key.gppTCFEUMirror else { continue }
@@ -42,7 +44,7 @@ import Testing
     }
 
     @Test func applicableSectionsOverrideTheHeader() throws {
-        let keys = try IABKeySet(mapping: InAppConsent(gppString: Self.specGPP, gppApplicableSections: [6]))
+        let keys = try IABKeySet(mapping: ConsentStrings(gppString: Self.specGPP, gppApplicableSections: [6]))
         #expect(keys[.gppSID] == .string("6"))
         #expect(keys[.gppSections] == .string("2_6"))
     }
@@ -55,21 +57,21 @@ import Testing
     ])
     func invalidGPPFailsTheWholeMapping(_ gpp: String) {
         #expect(throws: IABMappingError.self) {
-            try IABKeySet(mapping: InAppConsent(tcString: Self.specTCString, gppString: gpp, usPrivacy: "1YNN"))
+            try IABKeySet(mapping: ConsentStrings(tcString: Self.specTCString, gppString: gpp, usPrivacy: "1YNN"))
         }
     }
 
     @Test func additionalConsentIsValidatedByTheParser() throws {
         let valid = "2~1.35.41.101~dv.9.21.81"
-        let keys = try IABKeySet(mapping: InAppConsent(tcString: Self.specTCString, additionalConsent: valid))
+        let keys = try IABKeySet(mapping: ConsentStrings(tcString: Self.specTCString, additionalConsent: valid))
         #expect(keys[.additionalConsent] == .string(valid))
         for invalid in ["3~1", "2~1.35", "1~1..2", "2~1~9", "1~abc"] {
             #expect(throws: IABMappingError.self) {
-                try IABKeySet(mapping: InAppConsent(tcString: Self.specTCString, additionalConsent: invalid))
+                try IABKeySet(mapping: ConsentStrings(tcString: Self.specTCString, additionalConsent: invalid))
             }
         }
         // Without a TC string the AC string is not written (Google AC is used only alongside a TC string).
-        #expect(try IABKeySet(mapping: InAppConsent(additionalConsent: valid)).values.isEmpty)
+        #expect(try IABKeySet(mapping: ConsentStrings(additionalConsent: valid)).values.isEmpty)
     }
 
     @Test func encodedModelsMapLikeTheModelItself() throws {
@@ -89,7 +91,8 @@ import Testing
             publisherTC: PublisherTC(purposeConsents: [1, 3], numberOfCustomPurposes: 2, customPurposeConsents: [2])
         )
         let raw = try model.encoded()
-        let keys = try IABKeySet(mapping: InAppConsent(tcString: raw, gdprApplies: true, cmpSDKID: 5, cmpSDKVersion: 9))
+        let keys = try IABKeySet(
+            mapping: ConsentStrings(tcString: raw), gdprApplies: true, identity: CMPIdentity(id: 5, version: 9))
         var expected = IABKeySet()
         IABKeySet.addTCFKeys(
             for: model, rawValue: raw, gdprApplies: true, cmpSDKID: 5, cmpSDKVersion: 9, into: &expected)

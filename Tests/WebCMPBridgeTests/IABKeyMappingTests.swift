@@ -29,16 +29,17 @@ import Testing
 
     static func map(
         _ model: TCString?, raw: String = "RAW.TC", gpp: GPPString? = nil, ac: String? = nil,
-        _ consent: InAppConsent = InAppConsent()
+        strings: ConsentStrings = ConsentStrings(), gdprApplies: Bool? = nil, identity: CMPIdentity = CMPIdentity()
     ) throws -> IABKeySet {
         try IABKeySet.mapped(
-            tc: model, tcRawValue: model == nil ? nil : raw, gpp: gpp, additionalConsent: ac, consent: consent)
+            tc: model, tcRawValue: model == nil ? nil : raw, gpp: gpp, additionalConsent: ac, strings: strings,
+            gdprApplies: gdprApplies, identity: identity)
     }
 
     @Test func fullTCFKeySetWithExactTypes() throws {
         let keys = try Self.map(
             Self.richModel, ac: "2~1.35~dv.9",
-            InAppConsent(gdprApplies: true, cmpSDKID: 12, cmpSDKVersion: 3))
+            gdprApplies: true, identity: CMPIdentity(id: 12, version: 3))
         let expected: [IABKey: IABValue] = [
             "IABTCF_CmpSdkID": .int(12),
             "IABTCF_CmpSdkVersion": .int(3),
@@ -70,8 +71,8 @@ import Testing
     @Test func gdprAppliesIsOnlyWrittenWhenKnown() throws {
         let model = TCString(cmpID: 5)
         #expect(try Self.map(model)[.gdprApplies] == nil)
-        #expect(try Self.map(model, InAppConsent(gdprApplies: false))[.gdprApplies] == .int(0))
-        #expect(try Self.map(model, InAppConsent(gdprApplies: true))[.gdprApplies] == .int(1))
+        #expect(try Self.map(model, gdprApplies: false)[.gdprApplies] == .int(0))
+        #expect(try Self.map(model, gdprApplies: true)[.gdprApplies] == .int(1))
     }
 
     @Test func sdkIDFallsBackToTheStringsCMP() throws {
@@ -97,7 +98,7 @@ import Testing
     }
 
     @Test func everyNumberKeyIsAnInteger() throws {
-        let keys = try Self.map(Self.richModel, InAppConsent(gdprApplies: false))
+        let keys = try Self.map(Self.richModel, gdprApplies: false)
         for (key, value) in keys.values {
             #expect(key.expectedKind == value.kind, "\(key)")
         }
@@ -151,7 +152,7 @@ import Testing
     /// ``IABKeySet/tcfKeyCount`` (the key set's capacity hint) is the number of `IABTCF_*` keys a string with every
     /// optional part produces besides its restriction keys.
     @Test func tcfKeyCountMatchesTheFullKeySet() throws {
-        let keys = try Self.map(Self.richModel, InAppConsent(gdprApplies: true, cmpSDKID: 12, cmpSDKVersion: 3))
+        let keys = try Self.map(Self.richModel, gdprApplies: true, identity: CMPIdentity(id: 12, version: 3))
         let restrictionKeys = keys.values.keys.filter { $0.rawValue.hasPrefix(IABKey.publisherRestrictionsPrefix) }
         #expect(!restrictionKeys.isEmpty)
         #expect(keys.values.count - restrictionKeys.count == IABKeySet.tcfKeyCount)
@@ -159,33 +160,33 @@ import Testing
 
     @Test func usPrivacyValidation() throws {
         for valid in ["1YNN", "1---", "1NY-", "1YYY"] {
-            let keys = try IABKeySet(mapping: InAppConsent(usPrivacy: valid))
+            let keys = try IABKeySet(mapping: ConsentStrings(usPrivacy: valid))
             #expect(keys.values == [.usPrivacyString: .string(valid)])
         }
         for invalid in ["1YN", "2YNN", "1ynn", "1YNNN", "1YNX", " 1YN", "1ＹNN"] {
             #expect(throws: IABMappingError.invalidUSPrivacy(invalid)) {
-                try IABKeySet(mapping: InAppConsent(usPrivacy: invalid))
+                try IABKeySet(mapping: ConsentStrings(usPrivacy: invalid))
             }
         }
     }
 
     @Test func emptyInputGivesNoKeys() throws {
-        #expect(try IABKeySet(mapping: InAppConsent()).values.isEmpty)
-        #expect(try IABKeySet(mapping: InAppConsent(tcString: "", gdprApplies: true, usPrivacy: "")).values.isEmpty)
+        #expect(try IABKeySet(mapping: ConsentStrings()).values.isEmpty)
+        #expect(try IABKeySet(mapping: ConsentStrings(tcString: "", usPrivacy: ""), gdprApplies: true).values.isEmpty)
     }
 
     @Test func sdkIDAndVersionRanges() {
         #expect(throws: IABMappingError.invalidCMPSDKID(4096)) {
-            try Self.map(TCString(), InAppConsent(cmpSDKID: 4096))
+            try Self.map(TCString(), identity: CMPIdentity(id: 4096))
         }
         #expect(throws: IABMappingError.invalidCMPSDKID(-1)) {
-            try Self.map(TCString(), InAppConsent(cmpSDKID: -1))
+            try Self.map(TCString(), identity: CMPIdentity(id: -1))
         }
         #expect(throws: IABMappingError.invalidCMPSDKVersion(-5)) {
-            try Self.map(TCString(), InAppConsent(cmpSDKVersion: -5))
+            try Self.map(TCString(), identity: CMPIdentity(version: -5))
         }
         #expect(throws: IABMappingError.invalidCMPSDKVersion(Int(Int32.max) + 1)) {
-            try Self.map(TCString(), InAppConsent(cmpSDKVersion: Int(Int32.max) + 1))
+            try Self.map(TCString(), identity: CMPIdentity(version: Int(Int32.max) + 1))
         }
     }
 
@@ -196,8 +197,9 @@ import Testing
     @Test func gppKeysWithTCFEUMirror() throws {
         let keys = try Self.map(
             Self.richModel, gpp: Self.gpp, ac: "1~1",
-            InAppConsent(gdprApplies: true, cmpSDKID: 12, cmpSDKVersion: 3, gppApplicableSections: [2]))
-        let tcf = try Self.map(Self.richModel, InAppConsent(gdprApplies: true, cmpSDKID: 12, cmpSDKVersion: 3))
+            strings: ConsentStrings(gppApplicableSections: [2]), gdprApplies: true,
+            identity: CMPIdentity(id: 12, version: 3))
+        let tcf = try Self.map(Self.richModel, gdprApplies: true, identity: CMPIdentity(id: 12, version: 3))
         #expect(keys["IABGPP_HDR_Version"] == .string("1"))
         #expect(keys["IABGPP_HDR_Sections"] == .string("2_6"))
         #expect(keys["IABGPP_HDR_GppString"] == .string("DBACNY~RAW.TC~1YNN"))
@@ -227,7 +229,8 @@ import Testing
         rawValue: "DBABTA~1YN-", version: 1, sectionIDs: [6], sections: [.init(id: 6, string: "1YN-")])
 
     @Test func gppWithoutTCStringGivesOnlyGPPKeys() throws {
-        let keys = try Self.map(nil, gpp: Self.gppUSP, ac: "1~1", InAppConsent(gdprApplies: false, usPrivacy: "1YN-"))
+        let keys = try Self.map(nil, gpp: Self.gppUSP, ac: "1~1",
+            strings: ConsentStrings(usPrivacy: "1YN-"), gdprApplies: false)
         #expect(keys.values == [
             "IABGPP_HDR_Version": .string("1"),
             "IABGPP_HDR_Sections": .string("6"),
@@ -239,12 +242,12 @@ import Testing
     }
 
     @Test func applicableSectionsAreValidated() throws {
-        let keys = try Self.map(nil, gpp: Self.gppUSP, InAppConsent(gppApplicableSections: [-1]))
+        let keys = try Self.map(nil, gpp: Self.gppUSP, strings: ConsentStrings(gppApplicableSections: [-1]))
         #expect(keys[.gppSID] == .string("-1"))
-        let both = try Self.map(nil, gpp: Self.gppUSP, InAppConsent(gppApplicableSections: [7, 6]))
+        let both = try Self.map(nil, gpp: Self.gppUSP, strings: ConsentStrings(gppApplicableSections: [7, 6]))
         #expect(both[.gppSID] == .string("7_6"))
         #expect(throws: IABMappingError.invalidApplicableSection(-2)) {
-            try Self.map(nil, gpp: Self.gppUSP, InAppConsent(gppApplicableSections: [2, -2]))
+            try Self.map(nil, gpp: Self.gppUSP, strings: ConsentStrings(gppApplicableSections: [2, -2]))
         }
     }
 

@@ -36,7 +36,7 @@ import Testing
             let model = StringCodecTests.randomModel(&generator)
             let string = try model.encoded()
             let gdprApplies: Bool? = round % 3 == 0 ? nil : round % 3 == 1
-            let keys = try IABKeySet(mapping: InAppConsent(tcString: string, gdprApplies: gdprApplies))
+            let keys = try IABKeySet(mapping: ConsentStrings(tcString: string), gdprApplies: gdprApplies)
 
             #expect(keys[.tcString] == .string(string))
             #expect(keys[.cmpSDKID] == .int(model.cmpID))
@@ -113,11 +113,11 @@ import Testing
                 let other = Array(seeds.randomElement(using: &generator) ?? "")
                 characters += ["."] + other.suffix(Int.random(in: 0...other.count, using: &generator))
             }
-            let consent = InAppConsent(
+            let strings = ConsentStrings(
                 tcString: String(characters), gppString: round % 5 == 0 ? "DBABM~" + String(characters) : nil)
             let keys: IABKeySet
             do {
-                keys = try IABKeySet(mapping: consent)
+                keys = try IABKeySet(mapping: strings)
             } catch {
                 // A typed refusal (the mapping throws only IABMappingError) is the expected outcome for most mutants.
                 continue

@@ -27,11 +27,13 @@ import Testing
         var gppApplicableSections: [Int]?
         var usPrivacy: String?
 
-        var consent: InAppConsent {
-            InAppConsent(
-                tcString: tcString, gdprApplies: gdprApplies, cmpSDKID: cmpSDKID, cmpSDKVersion: cmpSDKVersion,
-                additionalConsent: additionalConsent, gppString: gppString,
-                gppApplicableSections: gppApplicableSections, usPrivacy: usPrivacy)
+        /// The key set this input maps to.
+        func mapped() throws -> IABKeySet {
+            try IABKeySet(
+                mapping: ConsentStrings(
+                    tcString: tcString, additionalConsent: additionalConsent, gppString: gppString,
+                    gppApplicableSections: gppApplicableSections, usPrivacy: usPrivacy),
+                gdprApplies: gdprApplies, identity: CMPIdentity(id: cmpSDKID, version: cmpSDKVersion))
         }
 
         /// The `webcmp inspect --json` arguments for this input.
@@ -66,7 +68,7 @@ import Testing
 
     @Test(arguments: cases)
     func mappingMatchesFixture(_ fixture: Case) throws {
-        let keys = try IABKeySet(mapping: fixture.input.consent)
+        let keys = try fixture.input.mapped()
         let expected = Self.expected(fixture)
         #expect(keys.values == expected)
         for key in Set(keys.values.keys).symmetricDifference(expected.keys) {
@@ -131,7 +133,7 @@ import Testing
     @Test(arguments: cases)
     func storeRoundTripOfRealKeys(_ fixture: Case) throws {
         let store = ConsentStore.inMemory()
-        let keys = try IABKeySet(mapping: fixture.input.consent)
+        let keys = try fixture.input.mapped()
         try store.apply(keys, record: ConsentRecord(tcString: fixture.input.tcString, savedAt: Date()))
         #expect(store.iabKeys() == keys)
     }
@@ -143,15 +145,15 @@ import Testing
 
     @Test func additionalConsentIsValidatedAndNeedsATCString() throws {
         for valid in ["1~1.35.41.101", "2~1.35.41.101~dv.9.21.81", "2~~dv.1.2", "2~1.2~dv."] {
-            let keys = try IABKeySet(mapping: InAppConsent(tcString: Self.tc, additionalConsent: valid))
+            let keys = try IABKeySet(mapping: ConsentStrings(tcString: Self.tc, additionalConsent: valid))
             #expect(keys[.additionalConsent] == .string(valid))
         }
         for invalid in ["3~1", "1~a.b", "2~1.2", "~", "2~1~dv.x", "1~0"] {
             #expect(throws: IABMappingError.self, "\(invalid)") {
-                try IABKeySet(mapping: InAppConsent(tcString: Self.tc, additionalConsent: invalid))
+                try IABKeySet(mapping: ConsentStrings(tcString: Self.tc, additionalConsent: invalid))
             }
         }
-        #expect(try IABKeySet(mapping: InAppConsent(additionalConsent: "2~1~dv.")).values.isEmpty)
+        #expect(try IABKeySet(mapping: ConsentStrings(additionalConsent: "2~1~dv.")).values.isEmpty)
     }
 
     /// One error says a TC string is invalid: the mapping's, with the decoder's error; the commit (and through it the
@@ -160,7 +162,7 @@ import Testing
         for invalid in ["BOEFEAyOEFEAyAHABDENAI4AAAB9vABAASA", "C+++", "not a tc string", String(repeating: "C", count: 1 << 20)] {
             let decoderError = try #require(#expect(throws: TCStringError.self) { try TCString(decodingPrecisely: invalid) })
             #expect(throws: IABMappingError.invalidTCString(decoderError)) {
-                try IABKeySet(mapping: InAppConsent(tcString: invalid))
+                try IABKeySet(mapping: ConsentStrings(tcString: invalid))
             }
             #expect(throws: ConsentCommitError.invalidMapping(.invalidTCString(decoderError))) {
                 try ConsentCommit(
@@ -182,7 +184,7 @@ import Testing
         ]
         for (gpp, matches) in cases {
             do {
-                _ = try IABKeySet(mapping: InAppConsent(tcString: Self.tc, gppString: gpp))
+                _ = try IABKeySet(mapping: ConsentStrings(tcString: Self.tc, gppString: gpp))
                 Issue.record("\(gpp) was accepted")
             } catch {
                 #expect(matches(error), "\(gpp): \(error)")
@@ -192,13 +194,13 @@ import Testing
 
     @Test func gppTCFSectionDifferentFromTheTCStringIsMirroredFromItsOwnString() throws {
         let section = "CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA"
-        let keys = try IABKeySet(mapping: InAppConsent(tcString: Self.tc, gppString: "DBABM~" + section))
+        let keys = try IABKeySet(mapping: ConsentStrings(tcString: Self.tc, gppString: "DBABM~" + section))
         #expect(keys[.tcString] == .string(Self.tc))
         #expect(keys["IABGPP_2_TCString"] == .string(section))
         // One CMP SDK per app: the mirror takes the SDK id from the TC string (880), not from the section (31).
         #expect(keys["IABGPP_TCFEU2_CmpSdkID"] == .int(880))
         #expect(keys[.cmpSDKID] == .int(880))
-        let gppOnly = try IABKeySet(mapping: InAppConsent(gppString: "DBABM~" + section))
+        let gppOnly = try IABKeySet(mapping: ConsentStrings(gppString: "DBABM~" + section))
         #expect(gppOnly["IABGPP_TCFEU2_CmpSdkID"] == .int(31))
         #expect(gppOnly[.cmpSDKID] == nil)
         #expect(keys["IABGPP_TCFEU2_PublisherCC"] == .string("DE"))

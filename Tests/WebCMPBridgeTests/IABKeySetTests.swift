@@ -68,10 +68,10 @@ import Testing
     /// string) still holds every key once.
     @Test func mappingWithEverySourceHoldsEachKeyOnce() throws {
         let tc = TestStrings.acceptAll
-        let consent = InAppConsent(
-            tcString: tc, gdprApplies: true, cmpSDKID: 12, cmpSDKVersion: 3, additionalConsent: "1~1",
-            gppString: "DBABMA~" + tc, gppApplicableSections: [2], usPrivacy: "1YNN")
-        let keys = try IABKeySet(mapping: consent)
+        let strings = ConsentStrings(
+            tcString: tc, additionalConsent: "1~1", gppString: "DBABMA~" + tc, gppApplicableSections: [2],
+            usPrivacy: "1YNN")
+        let keys = try IABKeySet(mapping: strings, gdprApplies: true, identity: CMPIdentity(id: 12, version: 3))
         keys._checkInvariants()
         #expect(keys[.tcString] == .string(tc))
         #expect(keys["IABGPP_TCFEU2_CmpSdkID"] == .int(12))
@@ -89,7 +89,7 @@ import Testing
         let gpp = GPPHeaderEncoding.base64URL(bits) + String(repeating: "~AA", count: 973)
         #expect(try GPPString(parsing: gpp).sectionIDs == Array(28...1000))
 
-        let keys = try IABKeySet(mapping: InAppConsent(gppString: gpp))
+        let keys = try IABKeySet(mapping: ConsentStrings(gppString: gpp))
         keys._checkInvariants()
         #expect(keys.count == 973 + 4)
         #expect(keys["IABGPP_1000_String"] == .string("AA"))

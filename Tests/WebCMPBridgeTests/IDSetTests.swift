@@ -110,4 +110,38 @@ import Testing
             }
         }
     }
+
+    /// Ids 1–64 are kept inline, whatever built the set: a set that grew past 64 and shrank back equals, and hashes
+    /// like, one built small, and decoding a TC string's purposes and special features allocates no array.
+    @Test func setsWithinIDs1To64AreInlineAndCompareByIDs() throws {
+        var grown: IDSet = [3, 64, 65, 900]
+        grown.remove(900)
+        grown.remove(65)
+        var inserted = IDSet()
+        inserted.insert(contentsOf: 3...3)
+        inserted.insert(64)
+        #expect(grown == inserted)
+        #expect(grown.hashValue == inserted.hashValue)
+        #expect(grown == IDSet(words: [1 << 2 | 1 << 63, 0, 0]))
+        for set in [grown, inserted, IDSet(words: [1 << 2 | 1 << 63, 0])] {
+            guard case .small = set.storage else {
+                Issue.record("\(set) is stored out of line")
+                continue
+            }
+            #expect(set._invariantViolations().isEmpty)
+        }
+        var large: IDSet = [1, 200]
+        #expect(large._invariantViolations().isEmpty)
+        large.insert(contentsOf: 60...70)
+        #expect(large.sorted == [1] + Array(60...70) + [200])
+        let decoded = try TCString(decoding: TestStrings.acceptAll)
+        for set in [decoded.purposeConsents, decoded.specialFeatureOptIns, decoded.purposeLegitimateInterests] {
+            guard case .small = set.storage else {
+                Issue.record("a decoded set within ids 1–64 is stored out of line: \(set)")
+                continue
+            }
+        }
+        #expect(decoded.purposeConsents == IDSet(1...11))
+        #expect(IDSet(_uncheckedWords: [5])._invariantViolations() == ["one word stored out of line"])
+    }
 }

@@ -154,8 +154,10 @@ import WebCMPBridge
 
         // The same signals from a summary an app receives in `.consentReady` (built here as a test double).
         let summary = ConsentSummary(
-            strings: ConsentStrings(gppString: IntegratorStrings.usnatOptedOut, gppApplicableSections: [7]),
-            decoded: nil, gdprApplies: false, expirationDate: nil, savedAt: Date(), source: .cmpPage)
+            record: ConsentRecord(
+                strings: ConsentStrings(gppString: IntegratorStrings.usnatOptedOut, gppApplicableSections: [7]),
+                gdprApplies: false, savedAt: Date(), source: .cmpPage),
+            decoded: nil)
         #expect(summary.usPrivacySignals == signals)
         #expect(summary.googleConsentMode == nil && summary.purposeConsents.isEmpty)
     }

@@ -15,7 +15,9 @@ import Testing
         """
 
     func keys(_ tcString: String, gpp: String? = nil) throws -> IABKeySet {
-        try IABKeySet(mapping: InAppConsent(tcString: tcString, gdprApplies: true, cmpSDKID: 300, cmpSDKVersion: 2, gppString: gpp))
+        try IABKeySet(
+            mapping: ConsentStrings(tcString: tcString, gppString: gpp), gdprApplies: true,
+            identity: CMPIdentity(id: 300, version: 2))
     }
 
     @Test func urlRewritingKeepsQueryAndFragment() {

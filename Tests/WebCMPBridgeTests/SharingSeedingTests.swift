@@ -140,8 +140,9 @@ import Testing
         #expect(withoutKeys["cmpId"] == .null)
         #expect(withoutKeys["cmpVersion"] == .null)
         #expect(withoutKeys["tcData"]?["cmpId"] == .null)
-        let keys = try IABKeySet(mapping: InAppConsent(tcString: TestStrings.acceptAll, gdprApplies: true, cmpSDKID: 31,
-                                                       cmpSDKVersion: 4))
+        let keys = try IABKeySet(
+            mapping: ConsentStrings(tcString: TestStrings.acceptAll), gdprApplies: true,
+            identity: CMPIdentity(id: 31, version: 4))
         let state = ConsentSharing.state(record: Self.record, keys: keys)
         #expect(state["cmpId"] == .number(31))
         #expect(state["cmpVersion"] == .number(4))

@@ -1,8 +1,8 @@
 import Foundation
 
 /// The one consent transaction: from a validated payload, the previous record, the rules and `now`, everything that
-/// is stored and reported — the IAB key set, the record, the summary and diagnostics — or a typed error, in which case
-/// nothing may be stored.
+/// is stored and reported — the IAB key set, the record inside its summary, the CMP identity and diagnostics — or a
+/// typed error, in which case nothing may be stored.
 ///
 /// It is pure (no storage, no clock, no web view) and it is the only place that holds the consent rules:
 /// - the TC string is decoded **once** here, and a string with `IsServiceSpecific = 0` is refused ("Transparency and
@@ -17,7 +17,11 @@ import Foundation
 /// - the latest GPP signal and US Privacy string of the page fill in a payload without them, and a newer page signal
 ///   updates the consent saved in the run (``PageSignals``);
 /// - re-saving what a CMP merely loaded keeps the date the user gave it;
-/// - a dialect that does not send non-TCF data keeps the previous record's (Gravito always sends its own).
+/// - the record starts from the shared consent, the previous record's non-TCF data (when
+///   ``Rules/keepsPreviousNonTCFData``) and cross-domain user id and the configured configuration version; the
+///   dialect's ``ConsentExtras`` then write the CMP's own facts (Gravito its non-TCF data and configuration version,
+///   Onesecondbefore its expiry and cross-domain user id), so a dialect that sends no non-TCF data keeps the
+///   previous record's.
 ///
 /// `ConsentBridge`, programmatic reject/withdraw and `webcmp inspect` all go through it, so that they can never
 /// disagree about what a string means.
@@ -61,10 +65,10 @@ package struct ConsentCommit: Sendable {
 
     /// The keys to write.
     package var keys: IABKeySet
-    /// The record to write with them.
-    package var record: ConsentRecord
-    /// What the app is told.
+    /// What the app is told: the record to write with the keys, and its decoded TC string.
     package var summary: ConsentSummary
+    /// The CMP SDK id and version the keys carry, resolved once (``CMPIdentity``).
+    package var identity: CMPIdentity
     /// Things worth knowing that do not stop the commit (a payload whose arrays disagree with its TC string, an old
     /// policy version, a TC string without the DisclosedVendors segment that TCF 2.3 requires).
     package var diagnostics: [String]
@@ -101,13 +105,12 @@ package struct ConsentCommit: Sendable {
         }
         let gdprApplies = payload.gdprApplies ?? Self.gdprApplies(gppApplicableSections: strings.gppApplicableSections)
             ?? rules.gdprApplies
-        let identity = CMPIdentity.resolve(
-            configuredID: rules.cmpSDKID, configuredVersion: rules.cmpSDKVersion, reportedID: payload.cmpID,
-            reportedVersion: payload.cmpVersion, tcString: decoded)
-        let input = InAppConsent(
-            strings: strings, gdprApplies: gdprApplies, cmpSDKID: identity.id, cmpSDKVersion: identity.version)
+        let reported = payload.extras?.reportedCMP
+        identity = CMPIdentity.resolve(
+            configuredID: rules.cmpSDKID, configuredVersion: rules.cmpSDKVersion, reportedID: reported?.id,
+            reportedVersion: reported?.version, tcString: decoded)
         do {
-            keys = try IABKeySet(mapping: input, decoded: decoded)
+            keys = try IABKeySet(mapping: strings, gdprApplies: gdprApplies, identity: identity, decoded: decoded)
         } catch {
             throw .invalidMapping(error)
         }
@@ -118,31 +121,27 @@ package struct ConsentCommit: Sendable {
         }
         let sameConsent = strings.tcString != nil
             ? previous?.tcString == strings.tcString : previous?.gppString == strings.gppString
-        let savedAt = payload.origin == .loaded && sameConsent ? previous?.savedAt ?? now : now
-        record = ConsentRecord(
+        var record = ConsentRecord(
             strings: strings,
             gdprApplies: decoded == nil && !gdprDoesNotApply ? nil : gdprApplies,
-            nonTCFData: payload.nonTCFData ?? (rules.keepsPreviousNonTCFData ? previous?.nonTCFData : nil),
-            expirationDate: payload.expirationDate,
-            crossDomainUserID: payload.crossDomainUserID ?? previous?.crossDomainUserID,
-            configVersion: payload.configVersion ?? rules.configVersion,
-            savedAt: savedAt,
+            nonTCFData: rules.keepsPreviousNonTCFData ? previous?.nonTCFData : nil,
+            crossDomainUserID: previous?.crossDomainUserID,
+            configVersion: rules.configVersion,
+            savedAt: payload.origin == .loaded && sameConsent ? previous?.savedAt ?? now : now,
             source: rules.source)
-        summary = ConsentSummary(
-            strings: strings, decoded: decoded, gdprApplies: record.gdprApplies,
-            expirationDate: payload.expirationDate, savedAt: savedAt, source: rules.source)
-        if let decoded, let claimed = payload.claimedChoices {
-            let fields = claimed.disagreements(with: decoded)
-            if !fields.isEmpty {
-                diagnostics.append(
-                    "the payload's \(fields.joined(separator: ", ")) disagree with its TC string; the TC string was stored")
-            }
+        payload.extras?.complete(&record)
+        summary = ConsentSummary(record: record, decoded: decoded)
+        if let decoded, let extras = payload.extras {
+            diagnostics += extras.diagnostics(against: decoded)
         }
         if let decoded, let minimum = rules.minimumPolicyVersion, decoded.policyVersion < minimum {
             diagnostics.append("the TC string has policy version \(decoded.policyVersion), below \(minimum)")
         }
         self.diagnostics = diagnostics
     }
+
+    /// The record to write with the keys (the summary's).
+    package var record: ConsentRecord { summary.record }
 
     /// What the page's GPP `applicableSections` say about GDPR: `true` when section 2 (`tcfeuv2`) is in force,
     /// `false` when only other sections are, `nil` when the page reports none (GPP CMP API v1.1, `PingReturn`).

@@ -1,7 +1,10 @@
 import Foundation
 
 /// What a page's consent message carries, validated but not yet interpreted: the input of ``ConsentCommit``.
-/// The TC string is the truth; the other choice arrays are kept only to report disagreements.
+///
+/// It holds what every CMP sends — why it was produced, the consent strings, whether GDPR applies — and, in
+/// ``extras``, the typed value of the dialect that decoded it (``ConsentExtras``: Gravito's non-TCF data, an
+/// Onesecondbefore expiry, a TCF CMP's reported id …). The TC string is the truth.
 package struct ConsentPayload: Sendable, Hashable {
     /// Why this payload was produced.
     package enum Origin: String, Sendable, Hashable {
@@ -15,41 +18,36 @@ package struct ConsentPayload: Sendable, Hashable {
     package var origin: Origin
     /// The consent strings.
     package var strings: ConsentStrings
-    /// The CMP's non-TCF data (Gravito `nontcfdata`), kept verbatim for re-injection.
-    var nonTCFData: JSONValue?
     /// Whether GDPR applies, when the page says so (it wins over the configured value).
     package var gdprApplies: Bool?
-    /// The CMP's configuration version (Gravito `configversion`).
-    var configVersion: String?
-    /// When the consent expires (Onesecondbefore `expirationDate`).
-    var expirationDate: Date?
-    /// Cross-domain user id (Onesecondbefore `cduid`).
-    var crossDomainUserID: String?
-    /// Whether the user rejected everything (Gravito `isRejectAll`).
-    package var isRejectAll: Bool?
-    /// The CMP id the page reported (generic TCF `cmpId`).
-    var cmpID: Int?
-    /// The CMP version the page reported (generic TCF `cmpVersion`).
-    var cmpVersion: Int?
-    /// The choices the payload claims besides the TC string, for diagnostics.
-    var claimedChoices: ClaimedChoices?
+    /// What the dialect's message carries beside the shared consent; `nil` when nothing.
+    package var extras: (any ConsentExtras)?
 
+    /// Creates a payload.
     package init(
-        origin: Origin = .userAction, strings: ConsentStrings, nonTCFData: JSONValue? = nil,
-        gdprApplies: Bool? = nil, configVersion: String? = nil, expirationDate: Date? = nil,
-        crossDomainUserID: String? = nil, isRejectAll: Bool? = nil, cmpID: Int? = nil, cmpVersion: Int? = nil,
-        claimedChoices: ClaimedChoices? = nil
+        origin: Origin = .userAction, strings: ConsentStrings, gdprApplies: Bool? = nil,
+        extras: (any ConsentExtras)? = nil
     ) {
         self.origin = origin
         self.strings = strings
-        self.nonTCFData = nonTCFData
         self.gdprApplies = gdprApplies
-        self.configVersion = configVersion
-        self.expirationDate = expirationDate
-        self.crossDomainUserID = crossDomainUserID
-        self.isRejectAll = isRejectAll
-        self.cmpID = cmpID
-        self.cmpVersion = cmpVersion
-        self.claimedChoices = claimedChoices
+        self.extras = extras
+    }
+
+    /// Whether the page said the user rejected everything (``ConsentExtras/isRejectAll``).
+    package var isRejectAll: Bool? { extras?.isRejectAll }
+
+    /// Equal when the shared fields are and the extras are the same value of the same type.
+    package static func == (lhs: ConsentPayload, rhs: ConsentPayload) -> Bool {
+        lhs.origin == rhs.origin && lhs.strings == rhs.strings && lhs.gdprApplies == rhs.gdprApplies
+            && lhs.extras.map { AnyHashable($0) } == rhs.extras.map { AnyHashable($0) }
+    }
+
+    /// Hashes the shared fields and the extras.
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(origin)
+        hasher.combine(strings)
+        hasher.combine(gdprApplies)
+        hasher.combine(extras.map { AnyHashable($0) })
     }
 }

@@ -18,11 +18,17 @@ extension IABKeySet {
     /// Every input is validated first; on any problem the whole mapping fails and nothing is produced. The mapping
     /// writes what the CMP produced: the consent rules (e.g. refusing `IsServiceSpecific = 0`) are
     /// ``ConsentCommit``'s.
-    package init(mapping consent: InAppConsent) throws(IABMappingError) {
-        let decoded = try consent.strings.tcString.map { raw throws(IABMappingError) in
-            try IABKeySet.decodeTCString(raw)
-        }
-        try self.init(mapping: consent, decoded: decoded)
+    ///
+    /// - Parameters:
+    ///   - strings: the consent strings; the TC string is decoded here.
+    ///   - gdprApplies: `IABTCF_gdprApplies`; `nil` leaves the key unset ("undetermined").
+    ///   - identity: `IABTCF_CmpSdkID` (0...4095) and `IABTCF_CmpSdkVersion` (0...2147483647); without an id the TC
+    ///     string's `CmpId` and `CmpVersion` are written (``CMPIdentity/completed(by:)``).
+    package init(
+        mapping strings: ConsentStrings, gdprApplies: Bool? = nil, identity: CMPIdentity = CMPIdentity()
+    ) throws(IABMappingError) {
+        let decoded = try strings.tcString.map { raw throws(IABMappingError) in try IABKeySet.decodeTCString(raw) }
+        try self.init(mapping: strings, gdprApplies: gdprApplies, identity: identity, decoded: decoded)
     }
 
     /// Decodes a TC string of consent (`IABTCF_TCString`). The one place that decides that a TC string is invalid,
@@ -37,15 +43,17 @@ extension IABKeySet {
     }
 
     /// Maps consent whose TC string the caller has already decoded (`decoded` must be the decoding of
-    /// `consent.strings.tcString`).
-    init(mapping consent: InAppConsent, decoded: TCString?) throws(IABMappingError) {
-        let gpp = try consent.strings.gppString.map { raw throws(IABMappingError) in try GPPString(validatingForMapping: raw) }
-        let additionalConsent = try consent.strings.additionalConsent.map { raw throws(IABMappingError) in
+    /// `strings.tcString`), with the identity ``ConsentCommit`` resolved.
+    init(
+        mapping strings: ConsentStrings, gdprApplies: Bool?, identity: CMPIdentity, decoded: TCString?
+    ) throws(IABMappingError) {
+        let gpp = try strings.gppString.map { raw throws(IABMappingError) in try GPPString(validatingForMapping: raw) }
+        let additionalConsent = try strings.additionalConsent.map { raw throws(IABMappingError) in
             try IABKeySet.validatedAdditionalConsent(raw)
         }
         self = try IABKeySet.mapped(
-            tc: decoded, tcRawValue: decoded == nil ? nil : consent.strings.tcString, gpp: gpp,
-            additionalConsent: additionalConsent, consent: consent)
+            tc: decoded, tcRawValue: decoded == nil ? nil : strings.tcString, gpp: gpp,
+            additionalConsent: additionalConsent, strings: strings, gdprApplies: gdprApplies, identity: identity)
     }
 
     /// The mapping core over already decoded inputs: `tc` (the decoding of `tcRawValue`) and `gpp` come from the
@@ -56,31 +64,33 @@ extension IABKeySet {
         tcRawValue: String?,
         gpp: GPPString?,
         additionalConsent: String?,
-        consent: InAppConsent
+        strings: ConsentStrings,
+        gdprApplies: Bool?,
+        identity: CMPIdentity
     ) throws(IABMappingError) -> IABKeySet {
-        if let id = consent.cmpSDKID, !(0...4095).contains(id) { throw .invalidCMPSDKID(id) }
-        if let version = consent.cmpSDKVersion, !(0...Int(Int32.max)).contains(version) {
+        if let id = identity.id, !(0...4095).contains(id) { throw .invalidCMPSDKID(id) }
+        if let version = identity.version, !(0...Int(Int32.max)).contains(version) {
             throw .invalidCMPSDKVersion(version)
         }
-        let usPrivacy = consent.strings.usPrivacy
+        let usPrivacy = strings.usPrivacy
         if let usPrivacy, !IABKeySet.isValidUSPrivacy(usPrivacy) { throw .invalidUSPrivacy(usPrivacy) }
 
         // One CMP SDK per app: the TCF keys and their GPP EU mirrors carry the same SDK id and version.
-        let identity = CMPIdentity.resolve(
-            configuredID: consent.cmpSDKID, configuredVersion: consent.cmpSDKVersion, tcString: decoded)
         // The TC string's keys are appended straight to the result, sized once: no key is looked up or hashed.
         var values = IABKeySet(
             minimumCapacity: IABKeySet.tcfKeyCount + 2 + (decoded?.publisherRestrictions.count ?? 0))
+        var identity = identity
         if let decoded, let tcRawValue {
+            identity = identity.completed(by: decoded)
             IABKeySet.addTCFKeys(
-                for: decoded, rawValue: tcRawValue, gdprApplies: consent.gdprApplies,
+                for: decoded, rawValue: tcRawValue, gdprApplies: gdprApplies,
                 cmpSDKID: identity.id ?? decoded.cmpID, cmpSDKVersion: identity.version, into: &values)
             if let additionalConsent { values.appendNew(.additionalConsent, .string(additionalConsent)) }
         }
         if let gpp {
             try IABKeySet.addGPPKeys(
-                gpp, applicableSections: consent.strings.gppApplicableSections, gdprApplies: consent.gdprApplies,
-                cmpSDKID: identity.id, cmpSDKVersion: identity.version, tcRawValue: tcRawValue, into: &values)
+                gpp, applicableSections: strings.gppApplicableSections, gdprApplies: gdprApplies,
+                identity: identity, tcRawValue: tcRawValue, into: &values)
         }
         if let usPrivacy { values.appendNew(.usPrivacyString, .string(usPrivacy)) }
         #if DEBUG
@@ -231,8 +241,7 @@ extension IABKeySet {
         _ gpp: GPPString,
         applicableSections: [Int]?,
         gdprApplies: Bool?,
-        cmpSDKID: Int?,
-        cmpSDKVersion: Int?,
+        identity: CMPIdentity,
         tcRawValue: String?,
         into values: inout IABKeySet
     ) throws(IABMappingError) {
@@ -253,8 +262,7 @@ extension IABKeySet {
                 keys = values
             } else {
                 let model = try decodeTCFSection(section.string)
-                let identity = CMPIdentity.resolve(
-                    configuredID: cmpSDKID, configuredVersion: cmpSDKVersion, tcString: model)
+                let identity = identity.completed(by: model)
                 addTCFKeys(
                     for: model, rawValue: section.string, gdprApplies: gdprApplies,
                     cmpSDKID: identity.id ?? model.cmpID, cmpSDKVersion: identity.version, into: &keys)

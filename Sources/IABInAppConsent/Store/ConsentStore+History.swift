@@ -76,14 +76,11 @@ extension ConsentStore {
     static func historyEntry(
         keys: IABKeySet, record: ConsentRecord?, context: ConsentChangeContext, now: Date
     ) -> ConsentHistoryEntry {
-        var cmpID: Int?
-        var cmpVersion: Int?
-        if case .int(let id)? = keys[.cmpSDKID] { cmpID = id }
-        if case .int(let version)? = keys[.cmpSDKVersion] { cmpVersion = version }
+        let identity = keys.cmpIdentity
         var gdprApplies: Bool?
         if case .int(let flag)? = keys[.gdprApplies] { gdprApplies = flag == 1 }
         return ConsentHistoryEntry(
-            date: now, cause: context.cause, dialect: context.dialect, pageURL: context.pageURL, cmpID: cmpID,
-            cmpVersion: cmpVersion, strings: record?.strings ?? ConsentStrings(), gdprApplies: gdprApplies)
+            date: now, cause: context.cause, dialect: context.dialect, pageURL: context.pageURL, cmpID: identity.id,
+            cmpVersion: identity.version, strings: record?.strings ?? ConsentStrings(), gdprApplies: gdprApplies)
     }
 }

@@ -79,7 +79,9 @@ extension ConsentStore {
         _ strings: ConsentStrings, gdprApplies: Bool?, nonTCFData: JSONValue?, now: Date
     ) -> ConsentCommit? {
         try? ConsentCommit(
-            payload: ConsentPayload(origin: .loaded, strings: strings, nonTCFData: nonTCFData, gdprApplies: gdprApplies),
+            payload: ConsentPayload(
+                origin: .loaded, strings: strings, gdprApplies: gdprApplies,
+                extras: nonTCFData.map(MigratedNonTCFData.init)),
             previous: nil, rules: ConsentCommit.Rules(gdprApplies: gdprApplies, source: .migrated), now: now)
     }
 
@@ -88,8 +90,15 @@ extension ConsentStore {
     private static func dated(_ commit: ConsentCommit) -> ConsentCommit {
         guard let decoded = commit.summary.decoded else { return commit }
         var commit = commit
-        commit.record.savedAt = decoded.lastUpdated
-        commit.summary.savedAt = decoded.lastUpdated
+        commit.summary.record.savedAt = decoded.lastUpdated
         return commit
     }
+}
+
+/// The non-TCF data a previous CMP SDK left (the Gravito sample's `nontcfdata` key), adopted with its consent.
+private struct MigratedNonTCFData: ConsentExtras {
+    /// The data, as JSON.
+    var nonTCFData: JSONValue
+
+    func complete(_ record: inout ConsentRecord) { record.nonTCFData = nonTCFData }
 }

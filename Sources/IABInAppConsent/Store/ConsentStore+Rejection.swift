@@ -71,17 +71,14 @@ extension ConsentStore {
             strings.additionalConsent = "2~~dv." + providers.map(String.init).joined(separator: ".")
         }
         strings.usPrivacy = previous.usPrivacy.map(Self.optedOutOfSale)
-        let keys = iabKeys()
-        var sdkID: Int?
-        var sdkVersion: Int?
-        if case .int(let id)? = keys[.cmpSDKID] { sdkID = id }
-        if case .int(let version)? = keys[.cmpSDKVersion] { sdkVersion = version }
+        // The CMP SDK that wrote the consent stays the one named (as the configured id and version).
+        let identity = iabKeys().cmpIdentity
         let commit: ConsentCommit
         do {
             commit = try ConsentCommit(
                 strings: strings, gdprApplies: previous.gdprApplies, previous: previous,
                 rules: ConsentCommit.Rules(
-                    cmpSDKID: sdkID, cmpSDKVersion: sdkVersion, gdprApplies: previous.gdprApplies,
+                    cmpSDKID: identity.id, cmpSDKVersion: identity.version, gdprApplies: previous.gdprApplies,
                     configVersion: previous.configVersion, keepsPreviousNonTCFData: false, source: .programmatic),
                 now: now)
         } catch {

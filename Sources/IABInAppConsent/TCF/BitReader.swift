@@ -76,6 +76,12 @@ struct BitReader {
     /// Reads a bitfield of `count` bits where the first bit is id 1.
     mutating func bitfield(_ count: Int, _ field: @autoclosure () -> String) throws(TCStringError) -> IDSet {
         guard count <= remaining else { throw truncated(field()) }
+        if count <= 64 {
+            // Ids 1–64 (purposes, special features): one word, kept inline by the set.
+            let word = (bits(count) << UInt64(64 - count)).bitReversed
+            position += count
+            return IDSet(word: word)
+        }
         // Every read below is in bounds: `count <= remaining` was checked once for the whole field. (Appending to
         // reserved storage: `Array(unsafeUninitializedCapacity:)` of UInt64 looks up its generic metadata at run
         // time, which costs more than the reads.)

@@ -15,48 +15,95 @@
 /// whole words into a buffer of ``max`` bytes, and `IABKeySet.publisherRestrictionStrings` writes position
 /// `vendor - 1` of a buffer as long as the highest ``max``.
 public struct IDSet: Sendable, Hashable {
-    /// Bit *i* of word *w* represents id `w * 64 + i + 1`.
+    /// The bit vector: bit *i* of word *w* represents id `w * 64 + i + 1`.
+    ///
+    /// A set whose ids are all in 1–64 (purposes, special features, most publisher purposes) keeps its one word
+    /// inline, so that decoding a TC string does not allocate for each of them; larger sets keep an array. The form
+    /// is canonical (``small(_:)`` exactly when the set needs at most one word), so synthesized equality and hashing
+    /// compare ids.
     @usableFromInline
-    internal private(set) var words: [UInt64]
+    enum Storage: Sendable, Hashable {
+        /// Ids 1–64; `0` is the empty set.
+        case small(UInt64)
+        /// Two words or more, the last one not zero.
+        case large([UInt64])
+    }
+
+    @usableFromInline
+    internal private(set) var storage: Storage
 
     /// The largest id a TCF field can carry (16-bit vendor ids).
     package static let maximumID = 65_535
 
     /// An empty set.
     public init() {
-        words = []
+        storage = .small(0)
         _checkInvariants()
     }
 
     /// A set holding the given ids. Ids outside `1...IDSet.maximumID` are ignored.
     public init<S: Sequence>(_ ids: S) where S.Element == Int {
-        words = []
+        storage = .small(0)
         for id in ids { insert(id) }
         _checkInvariants()
     }
 
     /// A set from raw words (bit *i* of word *w* is id `w * 64 + i + 1`), for decoders.
     init(words: [UInt64]) {
-        self.words = words
-        normalize()
+        storage = IDSet.normalized(words)
         _checkInvariants()
+    }
+
+    /// A set of ids 1–64 from one word (bit *i* is id `i + 1`), for decoders: no allocation.
+    init(word: UInt64) {
+        storage = .small(word)
+        _checkInvariants()
+    }
+
+    /// The words of the set, without trailing zero words (an array: for tests and the invariant checks; the set's own
+    /// reads use ``withWords(_:)``, which does not allocate).
+    var words: [UInt64] {
+        switch storage {
+        case .small(let word): return word == 0 ? [] : [word]
+        case .large(let words): return words
+        }
+    }
+
+    /// Calls `body` with the set's words, without trailing zero words.
+    @inline(__always)
+    func withWords<R>(_ body: (UnsafeBufferPointer<UInt64>) -> R) -> R {
+        switch storage {
+        case .small(let word):
+            return withUnsafePointer(to: word) { body(UnsafeBufferPointer(start: $0, count: word == 0 ? 0 : 1)) }
+        case .large(let words):
+            return words.withUnsafeBufferPointer(body)
+        }
     }
 
     /// Whether the set holds no id.
     @inlinable
-    public var isEmpty: Bool { words.isEmpty }
+    public var isEmpty: Bool {
+        if case .small(0) = storage { return true }
+        return false
+    }
 
     /// The number of ids in the set.
     public var count: Int {
-        var total = 0
-        for word in words { total &+= word.nonzeroBitCount }
-        return total
+        withWords { words in
+            var total = 0
+            for word in words { total &+= word.nonzeroBitCount }
+            return total
+        }
     }
 
     /// The highest id in the set, or `nil` when the set is empty.
     public var max: Int? {
-        guard let last = words.last else { return nil }
-        return (words.count - 1) * 64 + (64 - last.leadingZeroBitCount)
+        switch storage {
+        case .small(let word): return word == 0 ? nil : 64 - word.leadingZeroBitCount
+        case .large(let words):
+            guard let last = words.last else { return nil }
+            return (words.count - 1) * 64 + (64 - last.leadingZeroBitCount)
+        }
     }
 
     /// Whether `id` is in the set.
@@ -64,16 +111,26 @@ public struct IDSet: Sendable, Hashable {
     public func contains(_ id: Int) -> Bool {
         guard id >= 1 else { return false }
         let index = (id - 1) >> 6
-        guard index < words.count else { return false }
-        return words[index] & (1 << UInt64((id - 1) & 63)) != 0
+        let bit: UInt64 = 1 << UInt64((id - 1) & 63)
+        switch storage {
+        case .small(let word): return index == 0 && word & bit != 0
+        case .large(let words): return index < words.count && words[index] & bit != 0
+        }
     }
 
     /// Adds `id`. Ids outside `1...IDSet.maximumID` are ignored.
     public mutating func insert(_ id: Int) {
         guard id >= 1, id <= IDSet.maximumID else { return }
         let index = (id - 1) >> 6
-        IDSet.growWords(&words, to: index + 1)
-        words[index] |= 1 << UInt64((id - 1) & 63)
+        let bit: UInt64 = 1 << UInt64((id - 1) & 63)
+        if index == 0, case .small(let word) = storage {
+            storage = .small(word | bit)
+        } else {
+            mutateWords { words in
+                IDSet.growWords(&words, to: index + 1)
+                words[index] |= bit
+            }
+        }
         _checkInvariants()
     }
 
@@ -82,7 +139,11 @@ public struct IDSet: Sendable, Hashable {
         let lower = Swift.max(range.lowerBound, 1)
         let upper = Swift.min(range.upperBound, IDSet.maximumID)
         guard lower <= upper else { return }
-        IDSet.setBits(lower...upper, in: &words)
+        if upper <= 64, case .small(let word) = storage {
+            storage = .small(word | (~0 << UInt64(lower - 1)) & (~0 >> UInt64(64 - upper)))
+        } else {
+            mutateWords { IDSet.setBits(lower...upper, in: &$0) }
+        }
         _checkInvariants()
     }
 
@@ -109,10 +170,35 @@ public struct IDSet: Sendable, Hashable {
     public mutating func remove(_ id: Int) {
         guard id >= 1 else { return }
         let index = (id - 1) >> 6
-        guard index < words.count else { return }
-        words[index] &= ~(1 << UInt64((id - 1) & 63))
-        normalize()
+        let bit: UInt64 = 1 << UInt64((id - 1) & 63)
+        switch storage {
+        case .small(let word):
+            if index == 0 { storage = .small(word & ~bit) }
+        case .large(let words):
+            guard index < words.count else { return }
+            mutateWords { $0[index] &= ~bit }
+        }
         _checkInvariants()
+    }
+
+    /// Runs `body` on the words as a uniquely referenced array (the storage lets go of it first, so that changing it
+    /// does not copy), then stores the result in canonical form.
+    private mutating func mutateWords(_ body: (inout [UInt64]) -> Void) {
+        var words: [UInt64]
+        switch storage {
+        case .small(let word): words = word == 0 ? [] : [word]
+        case .large(let large): words = large
+        }
+        storage = .small(0)
+        body(&words)
+        storage = IDSet.normalized(words)
+    }
+
+    /// `words` in canonical form: without trailing zero words, inline when at most one is left.
+    private static func normalized(_ words: [UInt64]) -> Storage {
+        var words = words
+        while let last = words.last, last == 0 { words.removeLast() }
+        return words.count <= 1 ? .small(words.first ?? 0) : .large(words)
     }
 
     /// The ids in ascending order.
@@ -129,8 +215,8 @@ public struct IDSet: Sendable, Hashable {
             let wholeBytes = max / 8
             // The 8-byte stores below end at `wholeBytes * 8 <= max <= buffer.count`, and read only words that exist
             // because `max` is derived from the last (non-zero) word.
-            assert(buffer.count >= max && wholeBytes <= words.count * 8, "IDSet.binaryString: buffer too small")
-            words.withUnsafeBufferPointer { words in
+            withWords { words in
+                assert(buffer.count >= max && wholeBytes <= words.count * 8, "IDSet.binaryString: buffer too small")
                 IDSet.asciiBits.withUnsafeBufferPointer { table in
                     @inline(__always)
                     func store(_ byte: UInt64, at byteIndex: Int) {
@@ -156,12 +242,12 @@ public struct IDSet: Sendable, Hashable {
                         byteIndex &+= 1
                     }
                 }
-            }
-            var offset = wholeBytes * 8
-            while offset < max {
-                let set = words[offset >> 6] & (1 << UInt64(offset & 63)) != 0
-                buffer[offset] = set ? UInt8(ascii: "1") : UInt8(ascii: "0")
-                offset += 1
+                var offset = wholeBytes * 8
+                while offset < max {
+                    let set = words[offset >> 6] & (1 << UInt64(offset & 63)) != 0
+                    buffer[offset] = set ? UInt8(ascii: "1") : UInt8(ascii: "0")
+                    offset += 1
+                }
             }
             return max
         }
@@ -187,9 +273,6 @@ public struct IDSet: Sendable, Hashable {
         for _ in words.count..<count { words.append(0) }
     }
 
-    private mutating func normalize() {
-        while let last = words.last, last == 0 { words.removeLast() }
-    }
 }
 
 extension IDSet {
@@ -198,7 +281,7 @@ extension IDSet {
 
     /// Storage taken as is, without normalising or checking it: only for tests of ``_invariantViolations()``.
     init(_uncheckedWords words: [UInt64]) {
-        self.words = words
+        storage = words.isEmpty ? .small(0) : .large(words)
     }
 
     /// Asserts the storage invariants (see the type's documentation). A no-op in release builds.
@@ -213,7 +296,8 @@ extension IDSet {
     /// The invariants this set's storage breaks, one phrase each (empty when it is valid).
     func _invariantViolations() -> [String] {
         var violations: [String] = []
-        guard let last = words.last else { return [] }
+        if case .large(let large) = storage, large.count < 2 { violations.append("one word stored out of line") }
+        guard let last = words.last else { return violations }
         if last == 0 { violations.append("trailing zero word") }
         if words.count > IDSet.maximumWordCount {
             violations.append("\(words.count) words, more than \(IDSet.maximumWordCount)")
@@ -240,13 +324,20 @@ extension IDSet: Sequence {
     /// Iterates the ids in ascending order, a word of 64 ids at a time. Apps see it as
     /// `some IteratorProtocol<Int>` (``makeIterator()``).
     package struct WordIterator: IteratorProtocol {
+        /// The words after the first of a large set; empty for a small one.
         private let words: [UInt64]
         private var index = 0
         private var current: UInt64
 
-        init(words: [UInt64]) {
-            self.words = words
-            current = words.first ?? 0
+        init(storage: Storage) {
+            switch storage {
+            case .small(let word):
+                words = []
+                current = word
+            case .large(let large):
+                words = large
+                current = large.first ?? 0
+            }
         }
 
         package mutating func next() -> Int? {
@@ -262,7 +353,7 @@ extension IDSet: Sequence {
     }
 
     /// Visits the ids in ascending order.
-    public func makeIterator() -> some IteratorProtocol<Int> { WordIterator(words: words) }
+    public func makeIterator() -> some IteratorProtocol<Int> { WordIterator(storage: storage) }
 
     public var underestimatedCount: Int { count }
 }

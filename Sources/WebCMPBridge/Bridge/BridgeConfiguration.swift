@@ -118,8 +118,8 @@ public struct BridgeConfiguration: Sendable {
             cmpSDKID: cmpSDKID, cmpSDKVersion: cmpSDKVersion, gdprApplies: gdprApplies,
             configVersion: pageConfigVersion ?? expiry.currentConfigVersion,
             minimumPolicyVersion: expiry.minimumPolicyVersion,
-            // A dialect that always sends its non-TCF data (Gravito): a save without it clears it.
-            keepsPreviousNonTCFData: !dialect.sendsCompleteNonTCFData, source: source,
+            // What a dialect's save does to the previous non-TCF data is its extras' rule (ConsentExtras).
+            source: source,
             missingDisclosedVendors: missingDisclosedVendors)
     }
 

@@ -58,8 +58,7 @@ struct GenericTCFDialect: MessageDialect {
                     strings: ConsentStrings(
                         tcString: tcString, additionalConsent: tcString == nil ? nil : try fields.nonEmptyString("addtlConsent")),
                     gdprApplies: gdprApplies,
-                    cmpID: cmpID,
-                    cmpVersion: cmpVersion
+                    extras: cmpID.map { Extras(cmpID: $0, cmpVersion: cmpVersion) }
                 ))
             default: throw .unknownMessageType("tcf/\(status)")
             }

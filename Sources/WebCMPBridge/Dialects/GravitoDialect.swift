@@ -18,7 +18,6 @@ struct GravitoDialect: MessageDialect {
     var handlerName: String { "jsHandler" }
     var answersReadyWithStoredRecord: Bool { true }
     var userSaveEndsUI: Bool { false }
-    var sendsCompleteNonTCFData: Bool { true }
 
     func decode(_ fields: MessageFields) throws(InboundMessageError) -> CMPMessage {
         if let type = try fields.string("type") {
@@ -54,8 +53,8 @@ struct GravitoDialect: MessageDialect {
         }
         return ConsentPayload(
             strings: strings,
-            nonTCFData: try fields.nonTCFData("nontcfdata"),
-            configVersion: try fields.text("configversion"),
-            isRejectAll: try fields.bool("isRejectAll"))
+            extras: Extras(
+                nonTCFData: try fields.nonTCFData("nontcfdata"), configVersion: try fields.text("configversion"),
+                isRejectAll: try fields.bool("isRejectAll")))
     }
 }

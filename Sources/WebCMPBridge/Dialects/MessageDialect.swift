@@ -25,9 +25,6 @@ protocol MessageDialect: Sendable {
     /// Whether, when the app configured this dialect, the finished main-frame load counts as ready (a dialect
     /// without a ready message).
     var finishedLoadIsReady: Bool { get }
-    /// Whether every save carries the page's complete non-TCF data (a save without it clears the stored data);
-    /// otherwise a save without it keeps the previous record's.
-    var sendsCompleteNonTCFData: Bool { get }
     /// Whether the page reports its UI shown and settings calls' results, so that privacy settings open on evidence
     /// (``SettingsOpening``); otherwise, in settings mode, the generic listener is heard beside it for that evidence
     /// (``DialectDetection``) and the ready message never counts.
@@ -42,7 +39,6 @@ extension MessageDialect {
     var answersReadyWithStoredRecord: Bool { false }
     var userSaveEndsUI: Bool { true }
     var finishedLoadIsReady: Bool { false }
-    var sendsCompleteNonTCFData: Bool { false }
     var reportsUIShown: Bool { false }
     var defaultSettingsOpener: PrivacySettingsOpener {
         PrivacySettingsOpener(queryItems: [PrivacySettingsOpener.layerQueryItem])

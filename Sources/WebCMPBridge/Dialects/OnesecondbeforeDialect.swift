@@ -34,9 +34,8 @@ struct OnesecondbeforeDialect: MessageDialect {
         )
         return .save(ConsentPayload(
             strings: ConsentStrings(tcString: tcString, additionalConsent: try consent.nonEmptyString("addtlConsent")),
-            expirationDate: expiration,
-            crossDomainUserID: try fields.text("cduid"),
-            claimedChoices: claimed
+            extras: Extras(
+                expirationDate: expiration, crossDomainUserID: try fields.text("cduid"), claimedChoices: claimed)
         ))
     }
 }

@@ -73,10 +73,9 @@ public enum ConsentSharing {
         let decoded = tcString.flatMap { try? TCString(decoding: $0) }
         var gdprApplies: JSONValue = .null
         if case .int(let value)? = keys["IABTCF_gdprApplies"] { gdprApplies = .bool(value == 1) }
-        var cmpID: JSONValue = .null
-        if case .int(let value)? = keys["IABTCF_CmpSdkID"] { cmpID = .number(Double(value)) }
-        var cmpVersion: JSONValue = .null
-        if case .int(let value)? = keys["IABTCF_CmpSdkVersion"] { cmpVersion = .number(Double(value)) }
+        let identity = keys.cmpIdentity
+        let cmpID: JSONValue = identity.id.map { .number(Double($0)) } ?? .null
+        let cmpVersion: JSONValue = identity.version.map { .number(Double($0)) } ?? .null
         var state: [String: JSONValue] = [
             "tcString": tcString.map(JSONValue.string) ?? .null,
             "addtlConsent": record?.additionalConsent.map(JSONValue.string) ?? .null,

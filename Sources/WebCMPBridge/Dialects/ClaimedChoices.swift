@@ -1,19 +1,19 @@
-/// Purpose, special feature and vendor ids a payload lists next to its TC string (Onesecondbefore's `consent`
-/// object). Only compared with the TC string, never stored.
-package struct ClaimedChoices: Sendable, Hashable {
+/// Purpose, special feature and vendor ids an Onesecondbefore message lists next to its TC string (its `consent`
+/// object, in ``OnesecondbeforeExtras``). Only compared with the TC string, never stored.
+struct ClaimedChoices: Sendable, Hashable {
     /// Claimed purpose consents.
-    package var purposeConsents: IDSet?
+    var purposeConsents: IDSet?
     /// Claimed purpose legitimate interests.
-    package var purposeLegitimateInterests: IDSet?
+    var purposeLegitimateInterests: IDSet?
     /// Claimed special feature opt-ins.
-    package var specialFeatureOptIns: IDSet?
+    var specialFeatureOptIns: IDSet?
     /// Claimed vendor consents.
-    package var vendorConsents: IDSet?
+    var vendorConsents: IDSet?
     /// Claimed vendor legitimate interests.
-    package var vendorLegitimateInterests: IDSet?
+    var vendorLegitimateInterests: IDSet?
 
     /// Creates claimed choices.
-    package init(
+    init(
         purposeConsents: IDSet? = nil, purposeLegitimateInterests: IDSet? = nil, specialFeatureOptIns: IDSet? = nil,
         vendorConsents: IDSet? = nil, vendorLegitimateInterests: IDSet? = nil
     ) {
