@@ -505,11 +505,12 @@ private struct MachineHarness {
         }
         let taken = isLive && requestsSeen > 0 && request.id == requestsSeen && request.load == currentLoad
             && request.id != lastAnswered
-        let effects = machine.handle(.committed(request, .refused(.invalidConsent(.noConsent)), trackingStatus: trackingStatus))
+        let refusal = ConsentBridgeError(ConsentCommitError.noConsent)
+        let effects = machine.handle(.committed(request, .refused(refusal), trackingStatus: trackingStatus))
         if detached {
             fuzzCheck(effects.isEmpty, "effects after detach: \(effects)")
         } else if taken {
-            fuzzCheck(effects == [.report(.error(.invalidConsent(.noConsent)))], "the latest request's answer: \(effects)")
+            fuzzCheck(effects == [.report(.error(refusal))], "the latest request's answer: \(effects)")
         } else {
             fuzzCheck(effects.count == 1 && { if case .report(.diagnostic) = effects[0] { true } else { false } }(),
                       "a stray answer to \(request.id) of \(String(describing: request.load)) taken: \(effects)")

@@ -119,7 +119,7 @@ import Testing
         let configuration = BridgeConfiguration(cmpURL: URL(string: "https://cmp.example.com")!)
         return try ConsentCommit(
             payload: payload, previous: previous,
-            rules: configuration.commitRules(dialect: dialect, pageConfigVersion: nil), now: now)
+            rules: configuration.commitRules(pageConfigVersion: nil), now: now)
     }
 
     struct Failure: Error, CustomStringConvertible {

@@ -110,15 +110,13 @@ public struct BridgeConfiguration: Sendable {
         self.interactiveDismissal = interactiveDismissal
     }
 
-    /// The consent rules of ``ConsentCommit`` for a save in `dialect`, on a page that reported `pageConfigVersion`.
-    func commitRules(
-        dialect: any MessageDialect, pageConfigVersion: String?, source: ConsentSource = .cmpPage
-    ) -> ConsentCommit.Rules {
+    /// The consent rules of `ConsentCommit` for a page's save, on a page that reported `pageConfigVersion` (what a
+    /// dialect's save does beyond the shared consent is its extras' rule, `ConsentExtras`).
+    func commitRules(pageConfigVersion: String?, source: ConsentSource = .cmpPage) -> ConsentCommit.Rules {
         ConsentCommit.Rules(
             cmpSDKID: cmpSDKID, cmpSDKVersion: cmpSDKVersion, gdprApplies: gdprApplies,
             configVersion: pageConfigVersion ?? expiry.currentConfigVersion,
             minimumPolicyVersion: expiry.minimumPolicyVersion,
-            // What a dialect's save does to the previous non-TCF data is its extras' rule (ConsentExtras).
             source: source,
             missingDisclosedVendors: missingDisclosedVendors)
     }

@@ -35,16 +35,14 @@ extension BridgeMachine {
             handleGPP(signal, rules: rules, &out)
         case .usPrivacy(let usPrivacy):
             let payload = withRun { $0.page.updatingUSPrivacy(usPrivacy, last: $0.consent.lastStored) } ?? nil
-            if let payload { commit(payload, rules: rules, endsUI: false, &out) }
+            if let payload { commit(payload, endsUI: false, &out) }
         case .save(let payload):
             becomeReady(&out)
             // A dialect without a close message ends with the user's choice; a CMP reporting what it already had
             // (`tcloaded`) does not end the UI: the user may be about to change it. A page that says GDPR does not
             // apply has nothing to ask: its answer ends the UI too.
             let nothingToAsk = payload.gdprApplies == false && payload.strings.isEmpty
-            commit(
-                payload, rules: rules,
-                endsUI: rules.userSaveEndsUI && (payload.origin == .userAction || nothingToAsk), &out)
+            commit(payload, endsUI: rules.userSaveEndsUI && (payload.origin == .userAction || nothingToAsk), &out)
         case .close:
             finish(.closed, &out)
         case .settingsCall(let attempt, let result):
@@ -86,7 +84,7 @@ extension BridgeMachine {
                 userActed: $0.gppProgress.userActed, last: $0.consent.lastStored)
         }) ?? nil {
             becomeReady(&out)
-            commit(payload, rules: rules, endsUI: false, &out)
+            commit(payload, endsUI: false, &out)
         }
         if step == .finishedByUser { finishAfterSettling(&out) }
     }
@@ -101,7 +99,7 @@ extension BridgeMachine {
 
     /// Asks the runner to commit `payload` (``Effect/commit(_:)``) as the run's next request, of the current load;
     /// `endsUI`: a stored commit ends the UI after ``BridgeConfiguration/finishDelay``.
-    private mutating func commit(_ payload: ConsentPayload, rules: any MessageDialect, endsUI: Bool, _ out: inout Effects) {
+    private mutating func commit(_ payload: ConsentPayload, endsUI: Bool, _ out: inout Effects) {
         guard let run = withRun({ run in
             run.commitsAsked += 1
             return run
@@ -109,8 +107,7 @@ extension BridgeMachine {
         out.append(.commit(CommitRequest(
             id: run.commitsAsked, load: run.loads.current, endsUI: endsUI, payload: payload, page: run.page,
             rules: configuration.commitRules(
-                dialect: rules, pageConfigVersion: run.configVersion,
-                source: run.loads.showsFallback ? .fallbackPage : .cmpPage))))
+                pageConfigVersion: run.configVersion, source: run.loads.showsFallback ? .fallbackPage : .cmpPage))))
     }
 
     /// The store's answer to `request`: on success the consent is announced, tracking is decided, and the UI may end.
