@@ -26,8 +26,8 @@ extension BridgeMachine {
 
     /// What the web view does with a navigation of the CMP page (``NavigationPolicy``): the page stays unless the user
     /// follows a link away from it, which opens outside the consent UI. Answered in every phase, detached included
-    /// (``ConsentBridge/decidePolicy(for:)`` is public), and it changes nothing: the only navigation with a
-    /// consequence is a redirect, which ``NavigationAnswer/redirect`` names.
+    /// (the adapters ask ``ConsentBridge/decidePolicy(for:)`` for as long as they live), and it changes nothing: the
+    /// only navigation with a consequence is a redirect, which ``NavigationAnswer/redirect`` names.
     ///
     /// Before the page being loaded has answered, a main-frame `http(s)` navigation away from the allowed origins is
     /// the load itself going elsewhere (an HTTP redirect to another host, a script redirect before the page shows),
