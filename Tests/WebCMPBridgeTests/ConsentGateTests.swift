@@ -59,6 +59,12 @@ import Testing
         var task: Task<Void, Never>?
     }
 
+    /// Holds a bridge weakly: whether it was released.
+    @MainActor struct Released {
+        weak var bridge: ConsentBridge?
+        init(_ bridge: ConsentBridge?) { self.bridge = bridge }
+    }
+
     @MainActor private func startWaiting(_ gate: ConsentGate, timeout: TimeInterval, clock: ManualScheduler) -> Waiting {
         let waiting = Waiting()
         waiting.task = Task { @MainActor in waiting.outcome = await gate.wait(timeout: timeout, scheduler: clock.scheduler) }
@@ -107,6 +113,35 @@ import Testing
         await waiting.task?.value
         #expect(harness.tracking.requests == 1)
         #expect(waiting.outcome == .consentInForce)
+    }
+
+    @Test @MainActor func aBridgeReleasedMidRunNoLongerHoldsTheGate() async throws {
+        let clock = ManualScheduler()
+        let store = ConsentStore.inMemory()
+        let commit = try ConsentCommit(
+            strings: ConsentStrings(tcString: TestStrings.acceptAll), previous: nil, rules: ConsentCommit.Rules(),
+            now: clock.now)
+        try store.apply(commit.keys, record: commit.record)   // consent in force: only the run holds the gate
+        let webView = FakeWebView()
+        var bridge: ConsentBridge? = ConsentBridge(
+            configuration: BridgeConfiguration(cmpURL: URL(string: "https://cmp.example.com/app.html")!, dialect: .gravito),
+            store: store, scheduler: clock.scheduler, trackingAuthorizer: .unavailable)
+        bridge?.attach(to: webView)
+        bridge?.start()
+        let released = Released(bridge)
+        let entry = try #require(bridge?.runKey.id)
+        #expect(ConsentRuns.shared.contains(entry))
+        let waiting = startWaiting(ConsentGate(store: store), timeout: 60, clock: clock)
+        await settle()
+        #expect(waiting.outcome == nil, "a run over the store is in progress")
+        bridge = nil   // the app drops the bridge mid-run, without invalidating it
+        #expect(released.bridge == nil, "nothing else holds the bridge")
+        await settle()
+        #expect(waiting.outcome == .consentInForce, "resumed at once, not at the timeout")
+        // The registry is the process's: another test's bridge beginning or ending a run wakes every waiting gate, so
+        // the outcome above can pass without the release notice; this expectation cannot.
+        #expect(!ConsentRuns.shared.contains(entry), "the released bridge's entry is gone")
+        waiting.task?.cancel()
     }
 
     @Test @MainActor func theGateTimesOutWhileNoConsentIsStored() async {

@@ -50,6 +50,9 @@ public final class ConsentBridge {
     /// Whether a UI ever began presenting this bridge (``beginPresentation()``): a pre-warmed bridge handed over and
     /// never presented is released (`ConsentPrewarmer`).
     package internal(set) var wasPresented = false
+    /// This bridge's entry in the process's runs (``ConsentGate`` waits while it is in progress); released with the
+    /// bridge, it ends a run the bridge left in progress.
+    let runKey = ConsentRuns.Key()
 
     /// Creates a bridge (on the clock of apps; tests pass `WebCMPBridgeTesting`'s `ManualScheduler` to
     /// `init(configuration:store:scheduler:trackingAuthorizer:)`).
