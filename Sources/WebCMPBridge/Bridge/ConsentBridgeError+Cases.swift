@@ -78,12 +78,6 @@ extension ConsentBridgeError {
              description: "the CMP did not open its privacy settings: \(reason)")
     }
 
-    /// The error an adapter (a `CMPWebView`) throws when it cannot be set up, for `reason` (for example a message
-    /// handler name that someone else registered): ``Code/webViewSetupFailed``.
-    package static func webViewSetupFailed(reason: String) -> Self {
-        .webViewSetupFailed(.adapterRefused(reason))
-    }
-
     /// The error a ``TrackingAuthorizer`` the app builds throws when it cannot make the request, for `reason`:
     /// ``Code/trackingAuthorizationFailed``.
     public static func trackingAuthorizationFailed(reason: String) -> Self {

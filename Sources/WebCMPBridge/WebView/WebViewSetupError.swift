@@ -11,8 +11,6 @@ package enum WebViewSetupError: Error, Sendable, Hashable, CustomStringConvertib
     case urlSchemeInUse(String)
     /// WebKit handles this scheme itself (`WKWebView.handlesURLScheme(_:)`), so no handler can be set for it.
     case urlSchemeHandledByWebKit(String)
-    /// An adapter of another web view refused, for this reason (``ConsentBridgeError/Code/webViewSetupFailed``).
-    case adapterRefused(String)
 
     public var description: String {
         switch self {
@@ -24,7 +22,6 @@ package enum WebViewSetupError: Error, Sendable, Hashable, CustomStringConvertib
                 + "the fallback page cannot be served from it"
         case .urlSchemeHandledByWebKit(let scheme):
             return "WebKit handles the scheme \(UntrustedText.quoted(scheme)) itself; choose another fallback scheme"
-        case .adapterRefused(let reason): return reason
         }
     }
 }
