@@ -31,8 +31,9 @@ public struct PrivacySettingsOpener: Sendable, Hashable {
     /// (``PrivacySettingsCall/sourcepoint(privacyManagerID:tab:)``) is tried first: Sourcepoint's opener needs it, so
     /// it cannot be a preset of its own. The id reaches the page as a JSON argument of `open-settings.js`.
     public var sourcepointPrivacyManagerID: Int?
-    /// Sourcepoint: the id of your U.S. multi-state privacy manager. When set, `_sp_.usnat.loadPrivacyManagerModal(id)`
-    /// (``PrivacySettingsCall/sourcepointUSNat(privacyManagerID:)``) is tried first (after the GDPR one).
+    /// Sourcepoint: the id of your U.S. multi-state privacy manager. When set,
+    /// `_sp_.usnat.loadPrivacyManagerModal(id)` (``PrivacySettingsCall/sourcepointUSNat(privacyManagerID:)``) is tried
+    /// first (after the GDPR one).
     public var sourcepointUSNatPrivacyManagerID: Int?
 
     /// Creates an opener.
