@@ -44,6 +44,14 @@ import WebCMPBridge
         }
     }
 
+    /// `--slow-factor` takes 1 to 20; `--sourcepoint-pm` a positive integer: anything else is a usage error.
+    @Test(arguments: [["--slow-factor", "0.5"], ["--slow-factor", "21"], ["--slow-factor", "x"],
+                      ["--sourcepoint-pm", "0"], ["--sourcepoint-usnat-pm", "abc"]])
+    func outOfRangeWaitAndIDOptionsAreUsageErrors(option: [String]) throws {
+        let (status, _) = try E2E.host(["run", Self.page] + option)
+        #expect(status == 2, "\(option)")
+    }
+
     @Test func aVisibleElementOnTopIsClicked() throws {
         let run = try E2E.run([Self.page, "--dialect", "gravito", "--click", "visible", "--timeout", "10"])
         #expect(run.errorCodes == [])
