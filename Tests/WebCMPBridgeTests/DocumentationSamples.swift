@@ -54,6 +54,15 @@ enum DocumentationSamples {
         print(configuration.resolvedURL)
     }
 
+    static func privacySettingsSourcepoint() {
+        var configuration = BridgeConfiguration(cmpURL: URL(string: "https://www.example.com/consent/app.html")!)
+        configuration.mode = .settings
+        var opener = PrivacySettingsOpener.automatic
+        opener.sourcepointPrivacyManagerID = 488393
+        configuration.privacySettings = opener
+        print(configuration.privacySettings as Any)
+    }
+
     static func rejectAll() throws {
         let store = ConsentStore.userDefaults()
         let summary = try store.rejectAll()

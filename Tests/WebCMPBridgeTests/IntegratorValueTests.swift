@@ -44,8 +44,18 @@ import WebCMPBridge
         #expect(PrivacySettingsOpener.default(for: .tcf) == .automatic)
         #expect(PrivacySettingsOpener.automatic.call == .tcfDisplayConsentUI)
         #expect(PrivacySettingsOpener.automatic.triesPresets)
-        #expect(PrivacySettingsCall.presets
-            == [.didomi, .cookiebot, .osano, .complianz, .cookieYes, .klaro, .cookieConsent, .tarteaucitron])
+        #expect(PrivacySettingsCall.presets == [
+            .didomi, .cookiebot, .osano, .complianz, .cookieYes, .klaro, .cookieConsent, .tarteaucitron,
+            .oneTrust, .usercentrics, .trustArc, .iubenda, .axeptio, .ketch, .fides, .sirdata, .consentmanager, .termly,
+        ])
+        // Sourcepoint needs the app's privacy manager ids: the automatic opener with them.
+        var sourcepointOpener = PrivacySettingsOpener.automatic
+        sourcepointOpener.sourcepointPrivacyManagerID = 488_393
+        sourcepointOpener.sourcepointUSNatPrivacyManagerID = 1_234_567
+        #expect(sourcepointOpener.sourcepointPrivacyManagerID == 488_393)
+        #expect(sourcepointOpener.sourcepointUSNatPrivacyManagerID == 1_234_567)
+        #expect(PrivacySettingsOpener.automatic.sourcepointPrivacyManagerID == nil)
+        #expect(PrivacySettingsCall.sourcepointUSNat(privacyManagerID: 7).path == ["_sp_", "usnat", "loadPrivacyManagerModal"])
         #expect(PrivacySettingsCall.googleFundingChoices.path == ["googlefc", "showRevocationMessage"])
         #expect(PrivacySettingsOpener.consentmanager.queryItems == [URLQueryItem(name: "cmpscreen", value: nil)])
         let sourcepoint = PrivacySettingsCall.sourcepoint(privacyManagerID: 12345)

@@ -138,7 +138,8 @@ import Testing
         #expect(PrivacySettingsOpener.default(for: .tcf) == .automatic)
         #expect(PrivacySettingsOpener.automatic.candidates.map(\.name) == [
             "__tcfapi('displayConsentUi')", "Didomi", "Cookiebot", "Osano", "Complianz", "CookieYes", "Klaro",
-            "CookieConsent", "tarteaucitron",
+            "CookieConsent", "tarteaucitron", "OneTrust", "Usercentrics", "TrustArc", "iubenda", "Axeptio", "Ketch",
+            "Fides", "Sirdata", "consentmanager", "Termly",
         ])
         #expect(!PrivacySettingsOpener.automatic.candidates.contains(.googleFundingChoices))
         #expect(PrivacySettingsOpener(call: .didomi).candidates == [.didomi])

@@ -26,6 +26,15 @@ public struct PrivacySettingsOpener: Sendable, Hashable {
     /// Whether, after ``call`` (or without one), the bridge tries the ``PrivacySettingsCall/presets`` whose function
     /// the page has, in order, until the CMP shows its UI. The default for the generic TCF dialect.
     public var triesPresets: Bool
+    /// Sourcepoint: the id of your GDPR (TCF or standard) privacy manager, from Sourcepoint's portal (Messages ›
+    /// Privacy Manager). When set, `_sp_.gdpr.loadPrivacyManagerModal(id)`
+    /// (``PrivacySettingsCall/sourcepoint(privacyManagerID:tab:)``) is tried first: Sourcepoint's opener needs it, so
+    /// it cannot be a preset of its own. The id reaches the page as a JSON argument of `open-settings.js`.
+    public var sourcepointPrivacyManagerID: Int?
+    /// Sourcepoint: the id of your U.S. multi-state privacy manager. When set,
+    /// `_sp_.usnat.loadPrivacyManagerModal(id)` (``PrivacySettingsCall/sourcepointUSNat(privacyManagerID:)``) is tried
+    /// first (after the GDPR one).
+    public var sourcepointUSNatPrivacyManagerID: Int?
 
     /// Creates an opener.
     public init(
@@ -37,14 +46,21 @@ public struct PrivacySettingsOpener: Sendable, Hashable {
         self.triesPresets = triesPresets
     }
 
-    /// The calls tried in order: ``call``, then (``triesPresets``) the presets.
+    /// The calls tried in order: Sourcepoint's with the configured ids (the app said which CMP it runs), ``call``,
+    /// then (``triesPresets``) the presets.
     var candidates: [PrivacySettingsCall] {
-        (call.map { [$0] } ?? []) + (triesPresets ? PrivacySettingsCall.presets.filter { $0 != call } : [])
+        let sourcepoint = [
+            sourcepointPrivacyManagerID.map { PrivacySettingsCall.sourcepoint(privacyManagerID: $0) },
+            sourcepointUSNatPrivacyManagerID.map { PrivacySettingsCall.sourcepointUSNat(privacyManagerID: $0) },
+        ].compactMap { $0 }
+        let first = sourcepoint + (call.map { [$0] } ?? [])
+        return first + (triesPresets ? PrivacySettingsCall.presets.filter { !first.contains($0) } : [])
     }
 
-    /// Automatic: the standard `__tcfapi('displayConsentUi')` first, then every preset whose function the page has
-    /// (``PrivacySettingsCall/presets``), one at a time, each called until the CMP shows its UI or its window ends
-    /// (``BridgeConfiguration/settingsAttemptTimeout``).
+    /// Automatic: the standard `__tcfapi('displayConsentUi')` first (what InMobi Choice, formerly Quantcast Choice,
+    /// documents), then every preset whose function the page has (``PrivacySettingsCall/presets``), one at a time,
+    /// each called until the CMP shows its UI or its window ends (``BridgeConfiguration/settingsAttemptTimeout``).
+    /// Set ``sourcepointPrivacyManagerID`` on a copy for Sourcepoint.
     public static let automatic = PrivacySettingsOpener(call: .tcfDisplayConsentUI, triesPresets: true)
 
     /// consentmanager.net: the page loaded with the query item `cmpscreen` shows the consent layer "even for users
@@ -84,6 +100,10 @@ public struct PrivacySettingsCall: Sendable, Hashable {
     public var appendsCallback: Bool
     /// A name for reports (``ConsentBridge/privacySettingsOpenedBy``, errors); default: the path.
     public var name: String
+    /// The `window` event the CMP documents firing when its UI shows (OneTrust's `OneTrustPCLoaded`, Fides'
+    /// `FidesUIShown`): its own evidence beside TCF's and GPP's. `open-settings.js` listens for it (once) before each
+    /// call and reports `shown`. Set by the presets that have one.
+    var shownEvent: String?
 
     /// Creates a call of the function at `path`, a dot-separated path from `window` such as
     /// `"Didomi.preferences.show"`.
@@ -109,12 +129,21 @@ public struct PrivacySettingsCall: Sendable, Hashable {
     /// The script that makes the call and reports its result as `{type: "settings", attempt, result}` to the
     /// message handler `handler` (``SettingsOpening/CallResult``).
     func script(reportingTo handler: String?, attempt: Int) -> String {
-        ScriptResource.openSettings.source(config: .object([
+        var config: [String: JSONValue] = [
             "path": .array(path.map(JSONValue.string)),
             "arguments": .array(arguments),
             "callback": .bool(appendsCallback),
             "handler": handler.map(JSONValue.string) ?? .null,
             "attempt": .number(Double(attempt)),
-        ]))
+        ]
+        if let shownEvent { config["shownEvent"] = .string(shownEvent) }
+        return ScriptResource.openSettings.source(config: .object(config))
+    }
+
+    /// This call with ``shownEvent`` set to `event`.
+    func shown(on event: String) -> PrivacySettingsCall {
+        var call = self
+        call.shownEvent = event
+        return call
     }
 }

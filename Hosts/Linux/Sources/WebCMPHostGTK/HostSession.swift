@@ -21,6 +21,15 @@ package final class HostSession: ConsentBridgeDelegate {
         /// The call that opens the CMP's preferences, like the app's ``PrivacySettingsOpener/call``; `nil`: the
         /// dialect's default (automatic for the generic dialect).
         package var settingsCall: PrivacySettingsCall?
+        /// `--slow-factor`: multiplies the host's fixed waits, for loaded machines (shared CI runners): the grace of
+        /// an element that is there but not clickable (``HostClick/notClickableGrace``), the quiet time that ends a
+        /// run after its clicks (``settle``) and the window of each privacy-settings opener
+        /// (``BridgeConfiguration/settingsAttemptTimeout``). 1: as configured.
+        package var slowFactor: Double = 1
+        /// Sourcepoint's GDPR privacy manager id (``PrivacySettingsOpener/sourcepointPrivacyManagerID``).
+        package var sourcepointPrivacyManagerID: Int?
+        /// Sourcepoint's U.S. privacy manager id (``PrivacySettingsOpener/sourcepointUSNatPrivacyManagerID``).
+        package var sourcepointUSNatPrivacyManagerID: Int?
         /// The app's bundled page, served by ``GTKFallbackScheme`` when `url` fails.
         package var fallback: FallbackPage?
         /// Ends the web content process once, when the page is first ready (before any click), as iOS does to apps in
@@ -69,8 +78,16 @@ package final class HostSession: ConsentBridgeDelegate {
         var configuration = BridgeConfiguration(cmpURL: options.url, dialect: options.dialect)
         configuration.readyTimeout = options.timeout
         configuration.mode = options.mode
+        configuration.settingsAttemptTimeout *= options.slowFactor
         if options.settingsURL != nil || options.settingsCall != nil {
             configuration.privacySettings = PrivacySettingsOpener(url: options.settingsURL, call: options.settingsCall)
+        }
+        if options.sourcepointPrivacyManagerID != nil || options.sourcepointUSNatPrivacyManagerID != nil {
+            // As an app does: the automatic opener (or the one given) with its Sourcepoint ids.
+            var opener = configuration.privacySettings ?? .automatic
+            opener.sourcepointPrivacyManagerID = options.sourcepointPrivacyManagerID
+            opener.sourcepointUSNatPrivacyManagerID = options.sourcepointUSNatPrivacyManagerID
+            configuration.privacySettings = opener
         }
         // Only extra origins make the list explicit: otherwise it follows the configured pages.
         if !options.extraOrigins.isEmpty { configuration.allowedOrigins.formUnion(options.extraOrigins) }
@@ -116,13 +133,13 @@ package final class HostSession: ConsentBridgeDelegate {
                 if bridge.state == .ready { return true }   // the termination signal has not arrived yet
                 termination = .done
             }
-            if options.endsWhenShown, pageLoaded, isShown, quiet.hasLasted(options.settle) {
+            if options.endsWhenShown, pageLoaded, isShown, quiet.hasLasted(options.settle * options.slowFactor) {
                 return false
             }
             if !clicking, !clicksDone, bridge.state == .ready || pageLoaded { startClicks() }
             if options.clicks.isEmpty {
                 if bridge.state != .loading, Date().timeIntervalSince(started) >= options.timeout { return false }
-            } else if clicksDone, quiet.hasLasted(options.settle) {
+            } else if clicksDone, quiet.hasLasted(options.settle * options.slowFactor) {
                 return false
             }
             return bridge.state != .invalidated
@@ -163,7 +180,8 @@ package final class HostSession: ConsentBridgeDelegate {
         Task { @MainActor in
             for id in options.clicks {
                 let failure = await HostClick.click(
-                    id, in: view, until: Date().addingTimeInterval(options.timeout), stop: { [unowned self] in finished })
+                    id, in: view, until: Date().addingTimeInterval(options.timeout),
+                    grace: HostClick.notClickableGrace * options.slowFactor, stop: { [unowned self] in finished })
                 record(failure.map { .clickFailed(id: id, message: $0) } ?? .click(id: id))
                 if failure != nil { break }
             }

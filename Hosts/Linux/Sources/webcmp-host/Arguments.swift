@@ -61,6 +61,12 @@ struct Arguments {
     var settingsURL: URL?
     /// `--settings-call` or `--settings-preset`: the call that opens the CMP's preferences.
     var settingsCall: PrivacySettingsCall?
+    /// `--slow-factor F` (1 to 20): multiplies the host's fixed waits on a loaded machine
+    /// (``HostSession/Options/slowFactor``).
+    var slowFactor: Double = 1
+    /// `--sourcepoint-pm ID`, `--sourcepoint-usnat-pm ID`: Sourcepoint's privacy manager ids for the automatic opener.
+    var sourcepointPrivacyManagerID: Int?
+    var sourcepointUSNatPrivacyManagerID: Int?
     /// `--fallback FILE`: the app's fallback page.
     var fallback: URL?
     /// `--screenshot DIR` (`check`): where the pictures go.
@@ -73,6 +79,7 @@ struct Arguments {
     /// The options that take one value.
     static let valueOptions: Set<String> = [
         "--dialect", "--state", "--timeout", "--settle", "--settings-url", "--settings-call", "--settings-preset",
+        "--sourcepoint-pm", "--sourcepoint-usnat-pm", "--slow-factor",
         "--update-from", "--gpc", "--fallback", "--screenshot", "--size", "--saves", "--cycles", "--count", "--pairs",
     ]
     /// The options that may be given any number of times.
@@ -131,7 +138,14 @@ struct Arguments {
         pairs = try parsed.integer("--pairs", in: 1...10_000)
         cycles = try parsed.integer("--cycles", in: 1...10_000) ?? cycles
         count = try parsed.integer("--count", in: 1...100_000) ?? count
+        slowFactor = try parsed.seconds("--slow-factor", in: 1...20) ?? slowFactor
+        sourcepointPrivacyManagerID = try parsed.integer("--sourcepoint-pm", in: 1...Self.maximumPrivacyManagerID)
+        sourcepointUSNatPrivacyManagerID = try parsed.integer(
+            "--sourcepoint-usnat-pm", in: 1...Self.maximumPrivacyManagerID)
     }
+
+    /// The largest privacy manager id accepted (a JSON number holds it exactly).
+    static let maximumPrivacyManagerID = 1 << 53
 
     /// The page: an `http(s)` or `file` URL, or the path of an existing file.
     private static func url(_ text: String) throws(UsageError) -> URL {

@@ -2,11 +2,13 @@
 let usage = """
     usage: webcmp-host run URL [--dialect gravito|onesecondbefore|tcf|auto] [--click ID ...] [--state DIR]
                                [--timeout S] [--settle S] [--allow-origin ORIGIN ...] [--eval EXPRESSION ...] [--json]
-                               [--raw] [--settings [--settings-url URL] [--settings-call CALL | --settings-preset NAME]]
+                               [--raw] [--settings [--settings-url URL] [--settings-call CALL | --settings-preset NAME]
+                               [--sourcepoint-pm ID] [--sourcepoint-usnat-pm ID]]
                                [--fallback FILE] [--terminate-web-process] [--app-context] [--size WxH]
+                               [--slow-factor F]
            webcmp-host check URL [--dialect …] [--click ID ...] [--timeout S] [--settle S] [--settings]
                                  [--settings-url URL] [--settings-call CALL | --settings-preset NAME] [--fallback FILE]
-                                 [--screenshot DIR [--size WxH]] [--raw]
+                                 [--screenshot DIR [--size WxH]] [--raw] [--slow-factor F]
            webcmp-host share URL --state DIR [--content-origin ORIGIN ...] [--preset NAME ...]
                                  [--seed cookie|localStorage:NAME:VALUE ...] [--update-from DIR] [--eval EXPRESSION ...]
                                  [--gpc automatic|always|never] [--settle S] [--json]
@@ -28,6 +30,10 @@ let usage = """
            also the ready timeout), so a page that saves late is still stored; after the clicks it also ends once
            the page has been quiet (no event) for --settle seconds (default 1). Links the page opens away from
            itself are logged as {"type": "openedExternally", "url": …} instead of opening a browser.
+           --click clicks only what a person could click; an element that is there but not clickable is waited for
+           while it (or an ancestor or descendant) still animates in, then given 3 s more before the click fails.
+           --slow-factor F (1 to 20, default 1) multiplies that grace, --settle and each privacy-settings opener's
+           window, for loaded machines such as shared CI runners: a slow CMP must not read as a non-conforming one.
            --app-context sends a fixed app context (AppContext: platform other, language with quotes and </script>,
            ATT denied after notDetermined, dark, accessibility2, Reduce Motion) as query items and window.webcmpAppContext.
            --terminate-web-process ends the page's web content process once when it is first ready (before any
@@ -53,13 +59,16 @@ let usage = """
            a function path from window and JSON arguments, e.g. 'Didomi.preferences.show()',
            '_sp_.gdpr.loadPrivacyManagerModal(123456)' or '__tcfapi("displayConsentUi", 2, callback)' (a last
            argument `callback` passes a callback whose success: false is a refusal). --settings-preset NAME uses a
-           preset: didomi, cookiebot, osano, complianz, cookieyes, klaro, cookieconsent, tarteaucitron, google,
-           tcf. Without either, the opener of the dialect (given, or detected when the page is ready) applies: a
+           preset: didomi, cookiebot, osano, complianz, cookieyes, klaro, cookieconsent, tarteaucitron, onetrust,
+           usercentrics, trustarc, iubenda, axeptio, ketch, fides, sirdata, consentmanager, termly, google, tcf.
+           --sourcepoint-pm ID (--sourcepoint-usnat-pm ID) gives Sourcepoint's privacy manager id, as an app sets
+           PrivacySettingsOpener.sourcepointPrivacyManagerID: _sp_.gdpr (_sp_.usnat).loadPrivacyManagerModal(ID) is
+           tried first. Without either, the opener of the dialect (given, or detected when the page is ready) applies: a
            generic TCF page (also in automatic detection) gets __tcfapi('displayConsentUi'), then each preset whose
            function the page has. An opener is called again every 0.25 s until the CMP shows its UI, for at most 3 s,
            before the next is tried. The settings count as open only when the CMP shows its UI (cmpuishown, a TCF
-           ping's displayStatus visible, GPP cmpDisplayStatus visible; on Gravito and Onesecondbefore pages the same
-           signals of their TCF/GPP API); otherwise the error privacySettingsNotOpened (consent unchanged).
+           ping's displayStatus visible, GPP cmpDisplayStatus visible, or a preset's own event such as OneTrust's
+           OneTrustPCLoaded; on Gravito and Onesecondbefore pages the same signals of their TCF/GPP API); otherwise the error privacySettingsNotOpened (consent unchanged).
     share  loads a content page as an app's content web view would, with the stored consent shared into it: the
            configured first-party entries seeded (cookie manager before loading, and a main-frame document-start
            script for the content origins; default origin: the URL's; default preset: euconsent-v2; presets:

@@ -28,10 +28,13 @@ func runSession(_ arguments: Arguments, url: URL, store: ConsentStore, endsWhenS
     options.clicks = arguments.clicks
     options.timeout = arguments.timeout
     options.settle = arguments.settle
+    options.slowFactor = arguments.slowFactor
     options.extraOrigins = arguments.origins
     options.mode = arguments.settings ? .settings : .consent
     options.settingsURL = arguments.settingsURL
     options.settingsCall = arguments.settingsCall
+    options.sourcepointPrivacyManagerID = arguments.sourcepointPrivacyManagerID
+    options.sourcepointUSNatPrivacyManagerID = arguments.sourcepointUSNatPrivacyManagerID
     options.fallback = fallbackPage(arguments)
     options.terminateWebProcessWhenReady = arguments.terminateWebProcess
     if arguments.appContext { options.appContext = HostSession.testAppContext }

@@ -155,19 +155,58 @@ import WebCMPBridge
             .first { $0.hasPrefix("privacy settings opened by ") }.map { String($0.dropFirst("privacy settings opened by ".count)) }
     }
 
-    /// Each preset's page mimics the vendor's documented global; in the default configuration (no `--dialect`, the
-    /// dialect detected) the automatic opener finds it, and the UI it shows is the evidence.
+    /// Each preset's page mimics the vendor's documented global (some defined or made real late, a queue stub that
+    /// the tag drains, one answering `displayConsentUi`); in the default configuration (no `--dialect`, the dialect
+    /// detected) the automatic opener finds it, and the UI it shows is the evidence.
     @Test(arguments: [
         ("didomi", "Didomi"), ("cookiebot", "Cookiebot"), ("osano", "Osano"), ("complianz", "Complianz"),
         ("cookieyes", "CookieYes"), ("klaro", "Klaro"), ("cookieconsent", "CookieConsent"),
-        ("tarteaucitron", "tarteaucitron"),
+        ("tarteaucitron", "tarteaucitron"), ("inmobi", "__tcfapi('displayConsentUi')"), ("onetrust", "OneTrust"),
+        ("usercentrics", "Usercentrics"), ("trustarc", "TrustArc"), ("iubenda", "iubenda"), ("axeptio", "Axeptio"),
+        ("ketch", "Ketch"), ("fides", "Fides"), ("sirdata", "Sirdata"), ("consentmanager", "consentmanager"),
+        ("termly", "Termly"),
     ])
     func automaticFindsThePresetOfTheCMPOnThePage(cmp: String, name: String) throws {
-        let run = try E2E.run([Self.page(cmp), "--settings", "--timeout", "4", "--eval", "window.__shownBy"])
+        let run = try E2E.run([Self.page(cmp), "--settings", "--timeout", "4", "--eval", "window.__shownBy",
+                               "--eval", Self.uiShown])
         #expect(run.errorCodes == [])
         #expect(Self.opened(run) == name)
-        #expect(run.output["eval"]?.arrayValue?.first == .string(name))
+        #expect(run.output["eval"]?.arrayValue == [.string(name), .bool(true)])
         #expect(run.events("uiFinished").isEmpty)
+    }
+
+    static let uiShown = "!document.getElementById('ui').hidden"
+
+    /// OneTrust's and Fides' pages signal their UI only with their own documented `window` event (no TCF signal):
+    /// that event is the evidence, and OneTrust's toggle is never called again, so its preference center stays open.
+    @Test(arguments: [("onetrust", "OneTrust"), ("fides", "Fides")])
+    func aCMPsOwnShownEventIsTheEvidence(cmp: String, name: String) throws {
+        let run = try E2E.run([Self.page(cmp), "--settings", "--timeout", "4", "--eval", "window.__tcfShown",
+                               "--eval", "window.__callsAfterShown", "--eval", Self.uiShown])
+        #expect(run.errorCodes == [])
+        #expect(Self.opened(run) == name)
+        #expect(run.output["eval"]?.arrayValue == [.bool(false), .number(0), .bool(true)])
+    }
+
+    /// Sourcepoint's opener needs the privacy manager id from the configuration (`--sourcepoint-pm`, as an app sets
+    /// `PrivacySettingsOpener.sourcepointPrivacyManagerID`): with it the automatic opener opens the page's privacy
+    /// manager; without it, or with another id, nothing opens and the run ends with the typed error.
+    @Test(arguments: [
+        ("sourcepoint", "--sourcepoint-pm", "Sourcepoint"), ("sourcepoint-us", "--sourcepoint-usnat-pm", "Sourcepoint U.S."),
+    ])
+    func sourcepointOpensWithThePrivacyManagerIDFromTheConfiguration(cmp: String, option: String, name: String) throws {
+        let page = Self.page(cmp) + "&pm=488393"
+        let opened = try E2E.run([page, "--settings", "--timeout", "4", option, "488393", "--eval", "window.__shownBy"])
+        #expect(opened.errorCodes == [])
+        #expect(Self.opened(opened) == name)
+        #expect(opened.output["eval"]?.arrayValue?.first == .string(name))
+        let wrongID = try E2E.run([page, "--settings", "--timeout", "10", option, "1"])
+        #expect(wrongID.errorCodes == ["privacySettingsNotOpened"])
+        let message = wrongID.events("error").first?["message"]?.stringValue ?? ""
+        #expect(message.contains("\(name) showed no UI"), "\(message)")
+        let withoutID = try E2E.run([page, "--settings", "--timeout", "10"])
+        #expect(withoutID.errorCodes == ["privacySettingsNotOpened"])
+        #expect(Self.opened(withoutID) == nil)
     }
 
     @Test func aCustomCallAndPresetsFromTheCommandLine() throws {

@@ -5,9 +5,10 @@ import Foundation
 ///
 /// - **Evidence.** The settings are open only when the page shows its UI: TCF `cmpuishown` ("the CMP UI is shown",
 ///   TCF CMP API v2.2, `addEventListener` event statuses), a TCF `ping` answering `displayStatus: "visible"`, or GPP
-///   `cmpDisplayStatus: visible` (GPP CMP API v1.1, `PingReturn`). A UI the page shows on its own before the first call
-///   (it reads the stored consent and shows its preferences) counts, and no call is made then. Nothing else counts: a
-///   call that returned, a ready message or a finished load is no evidence.
+///   `cmpDisplayStatus: visible` (GPP CMP API v1.1, `PingReturn`), or the `window` event a CMP documents for its
+///   UI (a preset's `shownEvent`, reported as ``CallResult/shown``). A UI the page shows on its own before the first
+///   call (it reads the stored consent and shows its preferences) counts, and no call is made then. Nothing else
+///   counts: a call that returned, a ready message or a finished load is no evidence.
 /// - **Late openers.** Many CMPs define their global early and make the function real only after their UI framework
 ///   has rendered: called at once it does nothing. So the opener is called again every ``retryInterval`` — looked up
 ///   afresh each time (the script resolves the path at every call) — until the UI shows or its window
@@ -34,6 +35,8 @@ package struct SettingsOpening: Sendable, Hashable {
         case threw
         /// Its callback answered `success: false`.
         case refused
+        /// The CMP fired the call's own "UI shown" event (``PrivacySettingsCall``'s `shownEvent`): evidence.
+        case shown
     }
 
     /// What the bridge does next (in order).
@@ -129,6 +132,8 @@ package struct SettingsOpening: Sendable, Hashable {
         let isLast = attempt == calls.count - 1
         if isLast { lastCallPending = false }
         switch result {
+        case .shown:
+            return [settle(.opened(by: candidates[index].name))]
         case .refused:
             // A refusal counts whenever it arrives (a CMP may answer its callback after later calls were made).
             guard out.insert(index).inserted else { return [] }

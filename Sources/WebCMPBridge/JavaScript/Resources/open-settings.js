@@ -5,7 +5,10 @@
 //   config.callback    true: a callback is passed after the arguments (the __tcfapi calling convention)
 //   config.handler     optional: the script message handler that receives {type: "settings", attempt, result}
 //   config.attempt     the attempt number reported back
-// result: "missing" (no such function), "threw", "refused" (the callback's second argument is false), "called".
+//   config.shownEvent  optional: a window event the CMP fires when its UI shows (its own evidence); a listener for
+//                      it is added (once) before the call and reports "shown"
+// result: "missing" (no such function), "threw", "refused" (the callback's second argument is false), "called",
+// "shown" (config.shownEvent fired, possibly during the call, before its "called").
 // Nothing else may be appended to or interpolated into this file. A missing function does nothing else.
 (function (config) {
   var handlers = config.handler && window.webkit && window.webkit.messageHandlers;
@@ -21,6 +24,9 @@
     target = target[config.path[i]];
   }
   if (typeof target !== 'function') { report('missing'); return false; }
+  if (typeof config.shownEvent === 'string') {
+    try { window.addEventListener(config.shownEvent, function () { report('shown'); }, { once: true }); } catch (e) {}
+  }
   var args = config.arguments.slice();
   if (config.callback) {
     args.push(function (data, success) { if (success === false) { report('refused'); } });
