@@ -42,6 +42,7 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
     /// Called for every bridge event (after the controller reacted to it).
     public var onEvent: ((ConsentBridgeEvent) -> Void)?
     /// Called once with the run's outcome, after the UI is gone (and after App Tracking Transparency when enabled).
+    /// Bound by promise 1 of WebCMPBridge's article "The kit's promises over a session" (SessionPromises).
     public var onFinish: ((ConsentOutcome) -> Void)?
     /// Whether the controller dismisses itself when the page is finished (SwiftUI hosts manage that themselves).
     public var dismissesItself = true {

@@ -162,12 +162,17 @@ public final class WKCMPWebView: NSObject, CMPWebView, ScriptMessageReceiver {
         controller.removeScriptMessageHandler(forName: name)
     }
 
-    /// Opens the app's page in the Settings app (the page asked, while its UI was ready and on screen) with
-    /// ``openExternally``, the opener of links, so an app extension's opener is used for it too: on iOS, visionOS and
-    /// Mac Catalyst the URL is `UIApplication.openSettingsURLString` ("the URL string you use to deep link to your
-    /// app's custom settings in the Settings app"); on macOS there is no such page and nothing opens.
+    /// Opens the app's page in the Settings app (the page asked, while its UI was ready and on screen, at most once per
+    /// foreground period: the core decides) from the web view's window scene, never with ``openExternally``: the
+    /// app's link opener may present `SFSafariViewController`, which raises for an `app-settings:` URL, and
+    /// ``WebCMPBridge/ExternalLinkPolicy/block`` does not apply to it. On iOS, visionOS and Mac Catalyst the URL is
+    /// `UIApplication.openSettingsURLString` ("the URL string you use to deep link to your app's custom settings in
+    /// the Settings app"); on macOS there is no such page and nothing opens. See promise 6 of "The kit's promises over
+    /// a session" (WebCMPBridge's documentation).
     public func openAppSettings() {
-        if let url = AppSettingsPage.url { openExternally(url) }
+        #if canImport(UIKit)
+        AppSettingsPage.open(from: webView.window?.windowScene)
+        #endif
     }
 
     /// Removes every handler and user script this adapter added, stops forwarding events, and gives the web view its

@@ -32,18 +32,23 @@ extension WKWebView {
     /// }
     /// ```
     ///
-    /// WebKit has no way to add a header to a request it is about to send, so a navigation that should carry the
-    /// header is cancelled and the same `URLRequest` (URL, method, other header fields) is loaded with it; the core's
-    /// ``GPCNavigationGuard`` decides which: main-frame GET navigations without a body started by a link, a GET form
-    /// or a script. Frame navigations, POST forms, form resubmissions, reloads and back/forward navigations go ahead
-    /// without the header (re-issuing them would replace the main document, send a body again or break the history),
-    /// and a re-issued request that comes back without the header goes ahead, so it never loops. Nothing happens
-    /// while ``sendsGlobalPrivacyControl`` is `false`.
+    /// WebKit has no way to add a header to a navigation it is about to perform (`WKNavigationAction.request` is a
+    /// read-only copy; the decision handler only allows or cancels), so a navigation that should carry the header is
+    /// cancelled and the same `URLRequest` (URL, method, other header fields) is loaded with it, which is a new
+    /// navigation with a history entry of its own. **GPC never changes how a page navigates**, so the core's
+    /// ``GPCNavigationGuard`` re-issues only a user's link activation: a main-frame GET without a body of type
+    /// `.linkActivated`. Scripts' navigations, `location.replace`, meta refresh and redirects (`.other`), form
+    /// submissions (the GET after a POST included), form resubmissions, reloads, back/forward navigations and frame
+    /// navigations go ahead without the header (re-issuing them would add history entries, send a body again or
+    /// replace the main document), and a re-issued request that comes back without the header goes ahead, so it never
+    /// loops. Nothing happens while ``sendsGlobalPrivacyControl`` is `false`.
     ///
-    /// Relies on: `WKNavigationAction.targetFrame` ("If the target of the navigation is a new window, this property is
-    /// `nil`": such actions are never re-issued) and `WKFrameInfo.isMainFrame`
-    /// (<https://developer.apple.com/documentation/webkit/wknavigationaction/targetframe>); the header on a
-    /// `load(_:)` of a `URLRequest` is verified in WebKitGTK only (the same `WebKitURIRequest` path), not on a device.
+    /// Relies on: `WKNavigationAction.navigationType` (`WKNavigationType.linkActivated`: "A link with an href
+    /// attribute was activated", `WKNavigationAction.h`), `WKNavigationAction.targetFrame` ("If the target of the
+    /// navigation is a new window, this property is `nil`": such actions are never re-issued) and
+    /// `WKFrameInfo.isMainFrame` (<https://developer.apple.com/documentation/webkit/wknavigationaction/targetframe>);
+    /// the header on a `load(_:)` of a `URLRequest` is verified in WebKitGTK only (the same `WebKitURIRequest` path),
+    /// not on a device.
     @MainActor
     public func globalPrivacyControlPolicy(for action: WKNavigationAction) -> WKNavigationActionPolicy {
         let request = action.request

@@ -152,11 +152,16 @@ public final class WebPageCMPWebView: CMPWebView, ScriptMessageReceiver {
         controller.removeScriptMessageHandler(forName: name)
     }
 
-    /// Opens the app's page in the Settings app (the page asked, while its UI was ready and on screen) with
-    /// ``openExternally``, the opener of links: `UIApplication.openSettingsURLString` on iOS and visionOS; on macOS
-    /// there is no such page. Without an opener (none set, not shown by `ConsentWebPageView`) nothing opens.
+    /// Opens the app's page in the Settings app (the page asked, while its UI was ready and on screen, at most once per
+    /// foreground period: the core decides) through the kit's own path, as ``WKCMPWebView/openAppSettings()`` does,
+    /// never with ``openExternally`` (an opener presenting `SFSafariViewController` raises for an `app-settings:`
+    /// URL): `WebPage` has no window, so with the app's `UIApplication` (`UIApplication.openSettingsURLString` on iOS
+    /// and visionOS); in an app extension, and on macOS, nothing opens. See promise 6 of "The kit's promises over a
+    /// session" (WebCMPBridge's documentation).
     public func openAppSettings() {
-        if let url = AppSettingsPage.url { openExternally?(url) }
+        #if canImport(UIKit)
+        AppSettingsPage.open(from: nil)
+        #endif
     }
 
     /// Removes every handler and user script this adapter added and stops forwarding events.

@@ -3,16 +3,48 @@ import Testing
 import WebCMPBridgeTesting
 @testable import WebCMPBridge
 
-/// The app's context reaches the CMP page as query items and as a frozen `window.webcmpAppContext`
-/// defined before any page script; fields the app leaves out are sent nowhere; values go through the JSON encoder.
+/// The app's context reaches the CMP page as a frozen `window.webcmpAppContext` defined before any page script, and
+/// as query items only for the fields the app opts in to the URL (none by default); fields the app leaves out are sent
+/// nowhere; values go through the JSON encoder.
 @Suite struct AppContextTests {
     static let full = AppContext(
         platform: .iPadOS, osVersion: "18.6", language: "de-CH", trackingStatus: .denied,
         trackingStatusBeforeLastRequest: .notDetermined, colorScheme: .dark, dynamicTypeSize: .accessibility2,
         reduceMotion: true)
 
+    static var fullInURL: AppContext {
+        var context = full
+        context.fieldsInURL = Set(AppContext.Field.allCases)
+        return context
+    }
+
+    @Test func byDefaultNoDeviceDetailGoesIntoTheURL() throws {
+        #expect(Self.full.fieldsInURL.isEmpty)
+        #expect(Self.full.queryItems.isEmpty)
+        var configuration = BridgeConfiguration(cmpURL: URL(string: "https://cmp.example.com/app.html?x=1")!)
+        configuration.appContext = Self.full
+        #expect(configuration.resolvedURL.absoluteString == "https://cmp.example.com/app.html?x=1")
+        // The page still gets every field, in the frozen object.
+        guard case .object(let object) = Self.full.javaScriptValue else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(object.count == 1 + AppContext.Field.allCases.count)
+    }
+
+    @Test func onlyTheFieldsTheAppOptsInGoIntoTheURL() {
+        var context = Self.full
+        context.fieldsInURL = [.language, .colorScheme]
+        #expect(context.queryItems == [
+            URLQueryItem(name: "app-language", value: "de-CH"), URLQueryItem(name: "app-color-scheme", value: "dark"),
+        ])
+        // A field opted in but left nil is sent nowhere.
+        context.language = nil
+        #expect(context.queryItems == [URLQueryItem(name: "app-color-scheme", value: "dark")])
+    }
+
     @Test func everyFieldIsAQueryItemWithItsDocumentedName() {
-        #expect(Self.full.queryItems == [
+        #expect(Self.fullInURL.queryItems == [
             URLQueryItem(name: "app-platform", value: "ipados"), URLQueryItem(name: "app-os-version", value: "18.6"),
             URLQueryItem(name: "app-language", value: "de-CH"), URLQueryItem(name: "app-att", value: "denied"),
             URLQueryItem(name: "app-att-before-request", value: "notDetermined"),
@@ -23,7 +55,8 @@ import WebCMPBridgeTesting
     }
 
     @Test func aFieldLeftOutIsSentNowhere() {
-        let context = AppContext(trackingStatus: .authorized, reduceMotion: false)
+        let context = AppContext(
+            trackingStatus: .authorized, reduceMotion: false, fieldsInURL: Set(AppContext.Field.allCases))
         #expect(context.queryItems == [
             URLQueryItem(name: "app-att", value: "authorized"), URLQueryItem(name: "app-reduce-motion", value: "false"),
         ])
@@ -37,7 +70,8 @@ import WebCMPBridgeTesting
         var configuration = BridgeConfiguration(
             cmpURL: URL(string: "https://cmp.example.com/app.html?x=1")!, language: "de",
             additionalQueryItems: [URLQueryItem(name: "user", value: "42")])
-        configuration.appContext = AppContext(platform: .iOS, language: "de & fr", colorScheme: .light)
+        configuration.appContext = AppContext(
+            platform: .iOS, language: "de & fr", colorScheme: .light, fieldsInURL: Set(AppContext.Field.allCases))
         let items = try #require(URLComponents(url: configuration.resolvedURL, resolvingAgainstBaseURL: false)?.queryItems)
         #expect(items.map(\.name) == ["x", "lang", "app-platform", "app-language", "app-color-scheme", "user"])
         #expect(items.first { $0.name == "app-language" }?.value == "de & fr")
@@ -97,14 +131,17 @@ import WebCMPBridgeTesting
     }
 
     /// With the bridge and the fake web view: the context's script is the first user script, and the page loads
-    /// with the items; no context, no script.
+    /// without items (none opted in to the URL), or with those opted in; no context, no script.
     @MainActor
     @Test func theBridgeInstallsTheContextFirst() throws {
         let harness = BridgeHarness { $0.appContext = Self.full }
         let first = try #require(harness.webView.userScripts.first)
         #expect(first == Self.full.userScript)
         let url = try #require(harness.webView.loadedURLs.first)
-        #expect(url.query?.contains("app-att=denied&app-att-before-request=notDetermined") == true)
+        #expect(url.query?.contains("app-") != true)
+        let optedIn = BridgeHarness { $0.appContext = Self.fullInURL }
+        let withItems = try #require(optedIn.webView.loadedURLs.first)
+        #expect(withItems.query?.contains("app-att=denied&app-att-before-request=notDetermined") == true)
         let plain = BridgeHarness(dialect: .tcf)
         #expect(!plain.webView.userScripts.contains { $0.source.contains("webcmpAppContext") })
     }

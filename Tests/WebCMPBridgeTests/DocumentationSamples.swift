@@ -173,6 +173,8 @@ enum DocumentationSamples {
             platform: .iOS, osVersion: "18.6", language: "de", trackingStatus: .denied,
             colorScheme: .dark, dynamicTypeSize: .large, reduceMotion: true)
         configuration.appContext?.osVersion = nil   // a field set to nil is sent nowhere
+        // TheAppContextInTheCMPPage.md — In the page, not in the URL
+        configuration.appContext?.fieldsInURL = [.language]   // a page rendered on the server needs it there
         return configuration
     }
 }

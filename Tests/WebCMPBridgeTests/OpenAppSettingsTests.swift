@@ -9,6 +9,10 @@ import WebCMPBridgeTesting
     static let request = #"{"type":"webcmp.openAppSettings"}"#
     static var started: [BridgeMachine.Input] { BridgeMachineTests.started }
     static let refused = BridgeMachine.Effect.diagnostic(BridgeMachine.appSettingsRefused)
+    static let again = BridgeMachine.Effect.diagnostic(BridgeMachine.appSettingsAlreadyOpened)
+    static var readyOnScreen: [BridgeMachine.Input] {
+        [.presentationBegan] + started + [.gravito(#"{"type":"CMP-loaded"}"#)]
+    }
 
     @Test(arguments: [
         Transition(
@@ -50,6 +54,40 @@ import WebCMPBridgeTesting
             ],
             effects: [.openAppSettings], state: .ready),
         Transition(
+            "a second request in the same foreground period is refused", configure: BridgeMachineTests.gravitoDialect,
+            readyOnScreen + [.gravito(request), .gravito(request)],
+            effects: [again], state: .ready),
+        Transition(
+            "a page posting in a loop opens Settings once", configure: BridgeMachineTests.gravitoDialect,
+            readyOnScreen + Array(repeating: .gravito(request), count: 5), effects: [again], state: .ready),
+        Transition(
+            "inactive without the background (an alert, Control Center) starts no new period",
+            configure: BridgeMachineTests.gravitoDialect,
+            readyOnScreen + [
+                .gravito(request), .webView(.appLifecycle(.willResignActive)),
+                .webView(.appLifecycle(.didBecomeActive)), .gravito(request),
+            ],
+            effects: [again], state: .ready),
+        Transition(
+            "back from Settings (a new foreground period) it opens once more", configure: BridgeMachineTests.gravitoDialect,
+            readyOnScreen + [
+                .gravito(request), .webView(.appLifecycle(.willResignActive)),
+                .webView(.appLifecycle(.didEnterBackground)), .webView(.appLifecycle(.willEnterForeground)),
+                .webView(.appLifecycle(.didBecomeActive)), .gravito(request),
+            ],
+            effects: [.openAppSettings], state: .ready),
+        Transition(
+            "and only once in that period", configure: BridgeMachineTests.gravitoDialect,
+            readyOnScreen + [
+                .gravito(request), .webView(.appLifecycle(.didEnterBackground)),
+                .webView(.appLifecycle(.willEnterForeground)), .gravito(request), .gravito(request),
+            ],
+            effects: [again], state: .ready),
+        Transition(
+            "a request refused off screen uses up nothing", configure: BridgeMachineTests.gravitoDialect,
+            readyOnScreen + [.presentationCovered, .gravito(request), .presentationUncovered, .gravito(request)],
+            effects: [.openAppSettings], state: .ready),
+        Transition(
             "from a sub-frame it is refused like every message", configure: BridgeMachineTests.gravitoDialect,
             [.presentationBegan] + started + [
                 .gravito(#"{"type":"CMP-loaded"}"#), .message("jsHandler", request, mainFrame: false),
@@ -75,6 +113,39 @@ import WebCMPBridgeTesting
         row.check()
     }
 
+    struct RequestRow: Sendable, CustomTestStringConvertible {
+        enum Step: Sendable { case request(onScreen: Bool), background }
+        var name: String
+        var steps: [Step]
+        var expected: [AppSettingsRequests.Decision]
+        var testDescription: String { name }
+    }
+
+    @Test(arguments: [
+        RequestRow(name: "on screen: open", steps: [.request(onScreen: true)], expected: [.open]),
+        RequestRow(name: "off screen: refused", steps: [.request(onScreen: false)], expected: [.refusedNotOnScreen]),
+        RequestRow(name: "twice: the second refused", steps: [.request(onScreen: true), .request(onScreen: true)],
+                   expected: [.open, .refusedAlreadyOpened]),
+        RequestRow(name: "refused off screen, then open", steps: [.request(onScreen: false), .request(onScreen: true)],
+                   expected: [.refusedNotOnScreen, .open]),
+        RequestRow(name: "a background between two: both open",
+                   steps: [.request(onScreen: true), .background, .request(onScreen: true)], expected: [.open, .open]),
+        RequestRow(name: "off screen after opening: not on screen comes first",
+                   steps: [.request(onScreen: true), .request(onScreen: false)],
+                   expected: [.open, .refusedNotOnScreen]),
+    ])
+    func atMostOneOpeningPerForegroundPeriod(_ row: RequestRow) {
+        var requests = AppSettingsRequests()
+        var decisions: [AppSettingsRequests.Decision] = []
+        for step in row.steps {
+            switch step {
+            case .request(let onScreen): decisions.append(requests.request(onScreen: onScreen))
+            case .background: requests.appEnteredBackground()
+            }
+        }
+        #expect(decisions == row.expected)
+    }
+
     @Test func decodedTheSameInEveryDialect() throws {
         let decoder = CMPMessageDecoder()
         for rules in DialectRegistry.all {
@@ -98,6 +169,9 @@ import WebCMPBridgeTesting
         harness.webView.post("jsHandler", json: #"{"type":"CMP-loaded"}"#, origin: "https://cmp.example.com")
         harness.webView.post("jsHandler", json: Self.request, origin: "https://cmp.example.com")
         #expect(harness.webView.openedAppSettings == 1)
+        harness.webView.post("jsHandler", json: Self.request, origin: "https://cmp.example.com")
+        #expect(harness.webView.openedAppSettings == 1)
+        #expect(harness.events.contains(.diagnostic(BridgeMachine.appSettingsAlreadyOpened)))
         #expect(harness.bridge.state == .ready)
         #expect(harness.errorCodes.isEmpty)
     }

@@ -6,6 +6,8 @@ import Foundation
 ///
 /// It is written in the same storage write as the IAB keys and the record it describes, so the history never holds a
 /// change that was not stored and every stored change is in it (see <doc:ProofOfConsent>).
+///
+/// Bound by the kit's promises over a session (WebCMPBridge's article "The kit's promises over a session", promise 5).
 public struct ConsentHistoryEntry: Sendable, Hashable, Codable {
     /// What made the change.
     public enum Cause: String, Sendable, Hashable, Codable, CaseIterable {

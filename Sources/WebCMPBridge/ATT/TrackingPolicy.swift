@@ -16,6 +16,8 @@ public enum TrackingAuthorizationStatus: String, Sendable, Hashable {
 ///
 /// The default marketing purposes (2–6: basic ads, ads profile, personalised ads, content profile, personalised
 /// content) follow Onesecondbefore's guidance for chaining ATT to a TCF CMP.
+///
+/// Bound by the kit's promises over a session: <doc:SessionPromises> (promise 3).
 public struct TrackingPolicy: Sendable, Hashable {
     /// When the prompt happens.
     enum Timing: String, Sendable, Hashable {

@@ -4,11 +4,15 @@ import Foundation
 /// who denied it in iOS, size its text and skip animations.
 ///
 /// Set ``BridgeConfiguration/appContext`` to send it (nothing is sent by default); every field is optional and a
-/// field left `nil` is sent nowhere, so the app chooses what the page learns. The page gets it twice, both before any
-/// of its scripts runs:
-/// - as **query items** of the CMP URL (and of the fallback page's), see <doc:TheAppContextInTheCMPPage>;
+/// field left `nil` is sent nowhere, so the app chooses what the page learns. The page gets it before any of its
+/// scripts runs:
 /// - as **`window.webcmpAppContext`**, a frozen object defined by a document-start user script in the main frame
-///   (not writable, not configurable; nested objects frozen too), with the same fields.
+///   (not writable, not configurable; nested objects frozen too), with every field that is set. It stays in the
+///   device: this is the default and the only place the fields go unless the app says otherwise;
+/// - as **query items** of the CMP URL (and of the fallback page's) only for the fields the app opts in per field
+///   (``fieldsInURL``, empty by default): the URL reaches the CMP host's server and its logs, where device details
+///   (OS version, text size, tracking status…) would make a user easier to single out. See
+///   <doc:TheAppContextInTheCMPPage> and <doc:SessionPromises> (promise 10).
 ///
 /// Every value is written by the JSON encoder (`JavaScriptLiteral`) or as a query item value (percent-encoded by
 /// `URLComponents`); nothing the page sends back about it is read. The context is the one of the bridge's creation
@@ -78,8 +82,9 @@ public struct AppContext: Sendable, Hashable {
         }
     }
 
-    /// The query item names (``queryItems``), all under the prefix `app-`.
-    package enum QueryItem: String, Sendable, Hashable, CaseIterable {
+    /// A field of the context, named by its query item (all under the prefix `app-`): what the app lists in
+    /// ``AppContext/fieldsInURL`` to send it in the CMP URL too.
+    public enum Field: String, Sendable, Hashable, CaseIterable {
         /// ``AppContext/platform``.
         case platform = "app-platform"
         /// ``AppContext/osVersion``.
@@ -119,13 +124,18 @@ public struct AppContext: Sendable, Hashable {
     public var dynamicTypeSize: DynamicTypeSize?
     /// Whether the user asked to reduce motion.
     public var reduceMotion: Bool?
+    /// The fields that also go into the CMP URL as query items (when set): the app opts in per field. Empty (the
+    /// default): the URL carries none, and the page reads them from `window.webcmpAppContext` alone, so the CMP host's
+    /// server logs never see them. Add a field only for a page that needs it on the server (a server-rendered
+    /// banner); the object carries it either way.
+    public var fieldsInURL: Set<Field>
 
-    /// Creates a context; every field left `nil` is not sent.
+    /// Creates a context; every field left `nil` is not sent, and only those in `fieldsInURL` go into the URL.
     public init(
         platform: Platform? = nil, osVersion: String? = nil, language: String? = nil,
         trackingStatus: TrackingAuthorizationStatus? = nil,
         trackingStatusBeforeLastRequest: TrackingAuthorizationStatus? = nil, colorScheme: ColorScheme? = nil,
-        dynamicTypeSize: DynamicTypeSize? = nil, reduceMotion: Bool? = nil
+        dynamicTypeSize: DynamicTypeSize? = nil, reduceMotion: Bool? = nil, fieldsInURL: Set<Field> = []
     ) {
         self.platform = platform
         self.osVersion = osVersion
@@ -135,11 +145,12 @@ public struct AppContext: Sendable, Hashable {
         self.colorScheme = colorScheme
         self.dynamicTypeSize = dynamicTypeSize
         self.reduceMotion = reduceMotion
+        self.fieldsInURL = fieldsInURL
     }
 
-    /// The fields that are set, by query item name, in ``QueryItem`` order.
-    private var fields: [(QueryItem, String)] {
-        let values: [(QueryItem, String?)] = [
+    /// The fields that are set, in ``Field`` order.
+    private var fields: [(Field, String)] {
+        let values: [(Field, String?)] = [
             (.platform, platform?.rawValue), (.osVersion, osVersion), (.language, language),
             (.trackingStatus, trackingStatus?.rawValue),
             (.trackingStatusBeforeLastRequest, trackingStatusBeforeLastRequest?.rawValue),
@@ -149,9 +160,9 @@ public struct AppContext: Sendable, Hashable {
         return values.compactMap { item, value in value.map { (item, $0) } }
     }
 
-    /// The query items of the fields that are set (``QueryItem`` names, in that order).
+    /// The query items of the fields that are set and listed in ``fieldsInURL`` (``Field`` names, in that order).
     package var queryItems: [URLQueryItem] {
-        fields.map { URLQueryItem(name: $0.0.rawValue, value: $0.1) }
+        fields.filter { fieldsInURL.contains($0.0) }.map { URLQueryItem(name: $0.0.rawValue, value: $0.1) }
     }
 
     /// `window.webcmpAppContext`: `{version, platform, osVersion, language, trackingStatus,

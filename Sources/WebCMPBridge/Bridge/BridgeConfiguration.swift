@@ -33,9 +33,10 @@ public struct BridgeConfiguration: Sendable {
     public var languageQueryItemName: String
     /// Extra query items for the CMP URL, e.g. an authenticated user id.
     public var additionalQueryItems: [URLQueryItem]
-    /// The app's context for the CMP page (platform, OS, language, App Tracking Transparency, appearance), sent as
-    /// query items after ``language`` and as the frozen `window.webcmpAppContext` before any page script. `nil` (the
-    /// default): nothing is sent. The app's value when the bridge is created (see ``AppContext``).
+    /// The app's context for the CMP page (platform, OS, language, App Tracking Transparency, appearance), sent as the
+    /// frozen `window.webcmpAppContext` before any page script, and as query items after ``language`` only for the
+    /// fields the app lists in ``AppContext/fieldsInURL`` (none by default). `nil` (the default): nothing is sent.
+    /// The app's value when the bridge is created (see ``AppContext`` and <doc:SessionPromises>, promise 10).
     public var appContext: AppContext?
     /// `IABTCF_CmpSdkID` to write; `nil` uses the CMP id the page reports, if any.
     public var cmpSDKID: Int?

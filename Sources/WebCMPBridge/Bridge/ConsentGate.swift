@@ -25,6 +25,8 @@ import Foundation
 /// Transparency prompt comes after the UI, within the same run (the bridge invalidates itself once it is answered).
 /// The gate re-decides on every change of the store (``IABInAppConsent/ConsentStore/changes()``) and whenever a run
 /// begins or ends. See <doc:StartingSDKsAfterConsent>.
+///
+/// Bound by the kit's promises over a session: <doc:SessionPromises> (promise 2).
 public struct ConsentGate: Sendable {
     /// The store the consent is read from (the bridges' store).
     public var store: ConsentStore

@@ -1,4 +1,6 @@
 /// What one run of the CMP UI (`ConsentBridge.run(in:)`) ended with.
+///
+/// Bound by the kit's promises over a session: <doc:SessionPromises> (promise 1).
 public struct ConsentOutcome: Sendable, Hashable {
     /// The consent stored during the run (the last one, when the page saved more than once), or `nil`.
     public var summary: ConsentSummary?

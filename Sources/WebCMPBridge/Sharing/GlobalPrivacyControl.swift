@@ -13,6 +13,8 @@ import Foundation
 /// Spec: W3C "Global Privacy Control (GPC)" (<https://w3c.github.io/gpc/>), "The `Sec-GPC` Header Field for HTTP
 /// Requests" and "The `globalPrivacyControl` Property on Navigator"; California Code of Regulations, title 11,
 /// §7025 ("Opt-Out Preference Signals").
+///
+/// Bound by the kit's promises over a session: <doc:SessionPromises> (promise 7).
 public enum GlobalPrivacyControl: String, Sendable, Hashable, CaseIterable {
     /// On when the stored consent says the user opted out of sale or sharing, off otherwise (the default).
     case automatic

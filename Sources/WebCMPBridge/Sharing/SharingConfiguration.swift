@@ -7,6 +7,8 @@ import Foundation
 /// never in frames (ad tags, embeds). Origins are compared normalised (lower-case scheme and host, default port
 /// dropped); entries of ``contentOrigins`` that are not origins (`https://news.example/path`, `news.example`) are
 /// ignored.
+///
+/// Bound by the kit's promises over a session: <doc:SessionPromises> (promise 7).
 public struct SharingConfiguration: Sendable, Hashable {
     /// The origins of the app's own content pages (`https://www.example.com`), normalised.
     public private(set) var contentOrigins: Set<String>

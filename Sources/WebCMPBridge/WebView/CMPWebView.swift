@@ -43,10 +43,11 @@ package protocol CMPWebView: AnyObject {
     /// Unregisters a script message handler.
     func removeMessageHandler(named name: String)
 
-    /// Opens the app's page in the system's Settings app, through the same opener as links the core sends out of the
-    /// consent UI (`WKCMPWebView` opens `UIApplication.openSettingsURLString` with its `openExternally`). The core
-    /// calls it only when the page asked (`{type: "webcmp.openAppSettings"}`) while its UI was ready and on screen (see
-    /// <doc:TheAppContextInTheCMPPage>). Default: nothing (a platform without app settings, such as WebKitGTK).
+    /// Opens the app's page in the system's Settings app through the adapter's own path, never through the opener of
+    /// links the core sends out of the consent UI (`WKCMPWebView` opens `UIApplication.openSettingsURLString` from its
+    /// window scene, not with its `openExternally`). The core calls it only when the page asked
+    /// (`{type: "webcmp.openAppSettings"}`) while its UI was ready and on screen, at most once per foreground period
+    /// (see <doc:TheAppContextInTheCMPPage>). Default: nothing (a platform without app settings, such as WebKitGTK).
     func openAppSettings()
 }
 

@@ -3,8 +3,9 @@ import Testing
 import WebCMPBridge
 
 /// The app's context in real WebKit (`webcmp-host run --app-context`): the CMP page's first script already sees the
-/// app's context as `window.webcmpAppContext` (frozen, not replaceable) and as query items, with a language holding
-/// quotes and `</script>` unchanged; without the flag the page sees nothing.
+/// app's context as `window.webcmpAppContext` (frozen, not replaceable), with a language holding quotes and
+/// `</script>` unchanged, and none of it in the URL the server receives (no field is opted in to the URL); without the
+/// flag the page sees nothing.
 @Suite(.serialized, .needsDisplay) struct AppContextEndToEndTests {
     typealias E2E = EndToEndTests
     static var page: String { E2E.servers.0 + "/\(E2E.pages)/app-context.html" }
@@ -14,7 +15,7 @@ import WebCMPBridge
         trackingStatusBeforeLastRequest: .notDetermined, colorScheme: .dark, dynamicTypeSize: .accessibility2,
         reduceMotion: true)
 
-    @Test func theFirstPageScriptSeesTheFrozenContextAndTheQueryItems() throws {
+    @Test func theFirstPageScriptSeesTheFrozenContextAndTheURLCarriesNone() throws {
         let run = try E2E.run([
             Self.page, "--dialect", "tcf", "--app-context", "--timeout", "3", "--eval", "window.__sawContext",
         ])
@@ -23,9 +24,9 @@ import WebCMPBridge
         #expect(saw["frozen"] == .bool(true))
         #expect(saw["afterWrites"] == .string("denied"))
         #expect(saw["value"] == Self.sent.javaScriptValue)
-        let search = try #require(saw["search"]?.stringValue)
-        let items = URLComponents(string: "https://x.example/" + search)?.queryItems ?? []
-        #expect(items == Self.sent.queryItems)
+        // Device details stay in the device by default: the URL (and the CMP host's server logs) carries none.
+        #expect(Self.sent.fieldsInURL.isEmpty)
+        #expect(saw["search"] == .string(""))
     }
 
     @Test func withoutAContextThePageSeesNone() throws {

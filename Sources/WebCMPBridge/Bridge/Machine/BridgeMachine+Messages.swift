@@ -52,23 +52,6 @@ extension BridgeMachine {
         }
     }
 
-    /// The page asks for the app's Settings (a user who denied App Tracking Transparency can allow it only there).
-    /// Carried out only while the user can have asked: the page is ready, its UI is presented and not covered, and the
-    /// app is in the foreground; otherwise a diagnostic and nothing opens, so a page cannot send the user to Settings
-    /// while loading, pre-warmed out of sight, or from the background. Once Settings is in front the app is in the
-    /// background and further requests are refused until it returns; the run goes on (the page stays as it was; the
-    /// app context's ATT status is the one of the page's load, see ``AppContext``).
-    private mutating func openAppSettings(_ out: inout Effects) {
-        guard run?.stage == .ready, isPresented, !isCovered, !inBackground else {
-            return report(.diagnostic(Self.appSettingsRefused), &out)
-        }
-        out.append(.openAppSettings)
-    }
-
-    /// The diagnostic of a refused ``CMPMessage/openAppSettings``.
-    static let appSettingsRefused =
-        "the page asked to open the app's Settings while its UI was not ready and on screen; nothing opened"
-
     /// A GPP event: `cmpDisplayStatus: visible` is the UI shown; a string that is not being updated (`signalStatus`
     /// not `not ready`) is committed (``PageSignals``); the UI ends (after ``BridgeConfiguration/finishDelay``) when
     /// the user acted and the CMP hid its UI again (``GPPUIProgress``).

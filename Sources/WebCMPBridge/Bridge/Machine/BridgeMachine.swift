@@ -48,6 +48,8 @@ struct BridgeMachine: Sendable {
     private(set) var presentation = Presentation.hidden
     /// Whether the app is in the background (`AppLifecycleEvent.didEnterBackground` until it returns).
     private(set) var inBackground = false
+    /// The page's requests to open the app's Settings: at most one opening per foreground period.
+    var appSettings = AppSettingsRequests()
     /// The armed timers: scheduled, not yet fired or cancelled (paused ones included).
     private(set) var timers: Set<Timer> = []
     /// In settings mode, what opened the CMP's privacy settings (see ``ConsentBridge/privacySettingsOpenedBy``).
@@ -285,6 +287,7 @@ struct BridgeMachine: Sendable {
             break
         case .didEnterBackground:
             changePauses(&out) { $0.inBackground = true }
+            appSettings.appEnteredBackground()
         case .willEnterForeground, .didBecomeActive:
             changePauses(&out) { $0.inBackground = false }
             reloadAfterTermination(&out)   // a page whose process terminated in the background
