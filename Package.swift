@@ -66,13 +66,18 @@ let package = Package(
         ),
         // Command-line parsing shared by `webcmp` and `webcmp-host`; no library product links it.
         .target(name: "WebCMPToolSupport", dependencies: ["IABInAppConsent"]),
+        // The rows of `webcmp-host check` (ConformanceReport): used only by the WebKitGTK host, a target of its own
+        // that no library product links, so that its unit tests run on every machine (with or without WebKitGTK).
+        .target(name: "WebCMPConformance", dependencies: ["WebCMPBridge", "IABInAppConsent"]),
         .executableTarget(
             name: "webcmp",
             dependencies: ["WebCMPBridge", "IABInAppConsent", "WebCMPToolSupport"]
         ),
         .testTarget(
             name: "WebCMPBridgeTests",
-            dependencies: ["WebCMPBridge", "IABInAppConsent", "WebCMPBridgeTesting", "WebCMPToolSupport"],
+            dependencies: [
+                "WebCMPBridge", "IABInAppConsent", "WebCMPBridgeTesting", "WebCMPToolSupport", "WebCMPConformance",
+            ],
             resources: [.copy("Fixtures")]
         ),
     ],
@@ -96,12 +101,14 @@ if includesWebKitGTKHost() {
         ),
         .target(
             name: "WebCMPHostGTK",
-            dependencies: ["CWebKitGTK", "WebCMPBridge", "IABInAppConsent"],
+            dependencies: ["CWebKitGTK", "WebCMPBridge", "IABInAppConsent", "WebCMPConformance"],
             path: "Hosts/Linux/Sources/WebCMPHostGTK"
         ),
         .executableTarget(
             name: "webcmp-host",
-            dependencies: ["WebCMPHostGTK", "WebCMPBridge", "IABInAppConsent", "WebCMPToolSupport"],
+            dependencies: [
+                "WebCMPHostGTK", "WebCMPBridge", "IABInAppConsent", "WebCMPToolSupport", "WebCMPConformance",
+            ],
             path: "Hosts/Linux/Sources/webcmp-host"
         ),
         // Real WebKit under a display: scripts/test-e2e runs it under Xvfb; without a display `swift test` skips its

@@ -1,5 +1,6 @@
 import Foundation
 import WebCMPBridge
+import WebCMPConformance
 
 /// What a ``HostSession`` records, in order: the bridge's events and the host's own (clicks, windows opened
 /// externally, the web process ended on purpose, a run that did not finish).

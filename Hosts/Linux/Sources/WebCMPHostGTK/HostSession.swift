@@ -1,5 +1,6 @@
 import Foundation
 import WebCMPBridge
+import WebCMPConformance
 
 /// One run of a hosted CMP page in real WebKit through a ``ConsentBridge``: load, optional clicks, event log.
 @MainActor

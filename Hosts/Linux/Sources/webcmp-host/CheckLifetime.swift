@@ -1,5 +1,6 @@
 import Foundation
 import WebCMPBridge
+import WebCMPConformance
 import WebCMPHostGTK
 
 /// `check` rows about consent over a user's lifetime: gdprApplies reported by the page, GPP-only consent captured.

@@ -1,5 +1,6 @@
 import Foundation
 import WebCMPBridge
+import WebCMPConformance
 import WebCMPHostGTK
 
 /// `--fallback FILE`: FILE as the app's bundled fallback page, served from `webcmp-fallback://app/<file name>` (only

@@ -1,5 +1,6 @@
 import Foundation
 import WebCMPBridge
+import WebCMPConformance
 import WebCMPHostGTK
 
 /// `check --screenshot DIR [--size WxH]`: PNG files of the page as an app user sees it on a phone — the first layer

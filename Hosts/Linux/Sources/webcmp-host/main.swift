@@ -1,5 +1,6 @@
 import Foundation
 import WebCMPBridge
+import WebCMPConformance
 import WebCMPToolSupport
 import WebCMPHostGTK
 
@@ -104,22 +105,28 @@ func checkCommand(_ arguments: Arguments) -> Int32 {
         new Promise(function (r) { if (typeof __gpp !== 'function') { r(null); return; }
           var t = setTimeout(function () { r(null); }, 1000); __gpp('ping', function (p) { clearTimeout(t); r(p || null); }); })
         """)
-    report.rows.append(.gppPing(answer: gpp))
+    report.rows.append(.gppPing(answer: gpp, saved: saved))
+    let usp = first.evaluate("""
+        new Promise(function (r) { if (typeof __uspapi !== 'function') { r(null); return; }
+          var t = setTimeout(function () { r(null); }, 1000);
+          __uspapi('getUSPData', 1, function (d, ok) { clearTimeout(t); r(ok === false ? null : (d || null)); }); })
+        """)
+    report.rows.append(.uspapiAnswer(usp))
     report.rows += lifetimeRows(first)
     first.bridge.invalidate()
     first.view.close()
 
     if let saved {
+        // What the store holds after the first run (a save and the US Privacy string that joined it later), compared
+        // with what the page reports on its return visit.
+        let stored = store.record()?.strings ?? saved.record.strings
         var again = arguments
         again.clicks = []
         let restoreURL = fallbackRestoreURL(&again) ?? url
         let second = runSession(again, url: restoreURL, store: store)
-        let restored = second.evaluate("""
-            new Promise(function (r) { if (typeof __tcfapi !== 'function') { r(null); return; }
-              setTimeout(function () { __tcfapi('getTCData', 2, function (d) { r(d ? d.tcString : null); }); }, 300); })
-            """)
+        let reported = second.evaluate(reportedStringsScript)
         report.rows.append(.acceptsInjectedRecord(
-            saved: saved, restored: restored, events: second.bridgeEvents, toolFailures: second.toolFailures))
+            stored: stored, reported: reported, events: second.bridgeEvents, toolFailures: second.toolFailures))
         second.bridge.invalidate()
         second.view.close()
     }
@@ -155,6 +162,34 @@ func checkCommand(_ arguments: Arguments) -> Int32 {
     print(conforms ? "Result: conforms" : "Result: does not conform")
     return conforms ? 0 : 1
 }
+
+/// The strings a page reports through the IAB APIs it has, as `{tcString, gppString, uspString}`: a key only for an
+/// API the page defines that answered within a second (`null` when it answered without a string), read 300 ms after
+/// the run settled. ``ConformanceReport/Row/acceptsInjectedRecord(stored:reported:events:toolFailures:)`` compares
+/// them with the stored ones.
+let reportedStringsScript = """
+    new Promise(function (resolve) {
+      var out = {};
+      var text = function (v) { return typeof v === 'string' ? v : null; };
+      var steps = [
+        function (done) { if (typeof __tcfapi !== 'function') { done(); return; }
+          __tcfapi('getTCData', 2, function (d, ok) { if (ok !== false) { out.tcString = d ? text(d.tcString) : null; } done(); }); },
+        function (done) { if (typeof __gpp !== 'function') { done(); return; }
+          __gpp('ping', function (p, ok) { if (ok !== false) { out.gppString = p ? text(p.gppString) : null; } done(); }); },
+        function (done) { if (typeof __uspapi !== 'function') { done(); return; }
+          __uspapi('getUSPData', 1, function (d, ok) { if (ok !== false) { out.uspString = d ? text(d.uspString) : null; } done(); }); }
+      ];
+      var next = function (index) {
+        if (index === steps.length) { resolve(out); return; }
+        var finished = false;
+        var timer;
+        var done = function () { if (!finished) { finished = true; clearTimeout(timer); next(index + 1); } };
+        timer = setTimeout(done, 1000);
+        try { steps[index](done); } catch (e) { done(); }
+      };
+      setTimeout(function () { next(0); }, 300);
+    })
+    """
 
 /// Evaluates JavaScript literals built by the core for random strings in WebKit's JavaScriptCore and checks that
 /// each value arrives unchanged (code point by code point). Prints `N passed, M failed`.

@@ -1,4 +1,5 @@
 import Foundation
+import WebCMPBridge
 
 /// The result of checking a CMP page against the bridge (`webcmp-host check`): named rows, each passed, failed or
 /// not checked, computed from the bridge's typed events and the store (``ConformanceReport/Row`` has one constructor

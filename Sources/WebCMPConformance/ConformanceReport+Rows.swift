@@ -1,4 +1,5 @@
 import Foundation
+import WebCMPBridge
 
 extension ConformanceReport {
     /// A failure of the tool that drove the page rather than of the bridge (a click that found nothing, a run that
@@ -25,18 +26,28 @@ extension ConformanceReport.Row {
                     dialect.map { "dialect: \($0.rawValue)" } ?? "no ready message")
     }
 
-    /// The bridge rejected nothing the page sent and the tool did not fail; the detail lists the error codes.
+    /// The bridge rejected nothing the page sent and the tool did not fail; the detail lists the error codes. Not
+    /// checked when the page sent nothing the bridge took in (no ready message, no save, no user action): there is
+    /// nothing to call valid.
     package static func messagesValid(_ events: [ConsentBridgeEvent], toolFailures: [ConformanceReport.ToolFailure]) -> Self {
+        let name = "messages valid"
         let codes = failures(events, toolFailures).map(\.code)
-        return Self("messages valid", codes.isEmpty, codes.isEmpty ? "no rejected messages" : codes.joined(separator: ", "))
+        if !codes.isEmpty { return Self(name, false, codes.joined(separator: ", ")) }
+        guard events.contains(where: \.isFromPage) else { return Self(name, nil, "not checked (the page sent no message)") }
+        return Self(name, true, "no rejected messages")
     }
 
-    /// A click saved consent with a TC string (not checked without clicks or for a GPP-only save).
+    /// A click saved consent with a TC string (not checked without clicks or for a save without a TC string: a
+    /// GPP-only or US Privacy-only save).
     package static func decodableTCString(saved: ConsentSummary?, clicked: Bool) -> Self {
         let name = "save produces a decodable TC string"
         if !clicked { return Self(name, nil, "not checked (no --click given)") }
-        if let saved, saved.isGPPOnly { return Self(name, nil, "GPP-only save (no TC string)") }
-        return Self(name, saved != nil, saved?.tcString.map { String($0.prefix(40)) + "…" } ?? "no valid save")
+        guard let saved else { return Self(name, false, "no valid save") }
+        guard let raw = saved.tcString else { return Self(name, nil, "\(saved.kindWithoutTCString) save (no TC string)") }
+        guard saved.decoded != nil || (try? TCString(decoding: raw)) != nil else {
+            return Self(name, false, "the saved TC string does not decode")
+        }
+        return Self(name, true, String(raw.prefix(40)) + "…")
     }
 
     /// "TCF 2.3: disclosed vendors present": the saved TC string carries the DisclosedVendors segment that TCF 2.3
@@ -62,19 +73,32 @@ extension ConformanceReport.Row {
         return Self(name, nil, "no DisclosedVendors segment; not required (created \(created), before \(cutOver))")
     }
 
-    /// The page's `__tcfapi('ping')` answer (`nil` or `null`: absent). Absent is accepted from a CMP whose save was
-    /// GPP-only.
+    /// The page's `__tcfapi('ping')` answer (`nil` or `null`: absent). Absent is accepted (not checked) from a CMP
+    /// whose save carried no TC string (GPP-only or US Privacy-only).
     package static func tcfapiPing(answer: JSONValue?, saved: ConsentSummary?) -> Self {
+        let name = "__tcfapi answers ping"
         let absent = (answer ?? .null) == .null
-        let gppOnly = saved?.isGPPOnly ?? false
-        return Self("__tcfapi answers ping", absent && gppOnly ? nil : !absent,
-                    absent ? (gppOnly ? "absent (a GPP-only CMP)" : "absent")
-                        : "cmpId \(answer?["cmpId"].map(JavaScriptLiteral.expression) ?? "?")")
+        if !absent { return Self(name, true, "cmpId \(answer?["cmpId"].map(JavaScriptLiteral.expression) ?? "?")") }
+        if let saved, saved.tcString == nil { return Self(name, nil, "absent (a \(saved.kindWithoutTCString) CMP)") }
+        return Self(name, false, "absent")
     }
 
-    /// The page's `__gpp('ping')` answer; informational (GPP is optional).
-    package static func gppPing(answer: JSONValue?) -> Self {
-        Self("__gpp answers ping", nil, (answer ?? .null) == .null ? "absent (optional)" : "present")
+    /// The page's `__gpp('ping')` answer: required from a CMP whose save was GPP-only (its consent is the GPP
+    /// string), informational otherwise (GPP is optional).
+    package static func gppPing(answer: JSONValue?, saved: ConsentSummary?) -> Self {
+        let name = "__gpp answers ping"
+        let present = (answer ?? .null) != .null
+        if saved?.isGPPOnly == true { return Self(name, present, present ? "present (a GPP-only CMP)" : "absent (a GPP-only CMP)") }
+        return Self(name, nil, present ? "present" : "absent (optional)")
+    }
+
+    /// The page's `__uspapi('getUSPData')` answer (`nil` or `null`: absent); informational (US Privacy is optional and
+    /// never consent on its own in the generic dialect). The detail shows the string.
+    package static func uspapiAnswer(_ answer: JSONValue?) -> Self {
+        let name = "__uspapi answers getUSPData"
+        guard let answer, answer != .null else { return Self(name, nil, "absent (optional)") }
+        let string = answer["uspString"]?.stringValue
+        return Self(name, nil, string.map { "uspString " + UntrustedText.quoted($0) } ?? "present, without a uspString")
     }
 
     /// What `__tcfapi('getTCData')` reported as `gdprApplies`; informational.
@@ -89,21 +113,53 @@ extension ConformanceReport.Row {
         let name = "GPP-only consent captured"
         let saves = events.compactMap(\.savedConsent)
         if saves.contains(where: \.isGPPOnly) { return Self(name, true, "a save with a GPP string and no TC string was stored") }
-        return Self(name, nil, saves.isEmpty ? "no save" : "not GPP-only (a TC string was saved)")
+        guard let save = saves.first else { return Self(name, nil, "no save") }
+        return Self(name, nil, save.tcString != nil
+            ? "not GPP-only (a TC string was saved)" : "not GPP-only (a \(save.kindWithoutTCString) save)")
     }
 
-    /// A second run with the stored record injected: nothing rejected, and the page's `getTCData` answer
-    /// (`restored`; `nil` or `null` when it has none) is the saved TC string.
+    /// A second run with the stored record injected: nothing rejected, and each string the store holds that the page
+    /// reports is the stored one: the TC string (`__tcfapi('getTCData')`), the GPP string (`__gpp('ping')`) and the
+    /// US Privacy string (`__uspapi('getUSPData')`).
+    ///
+    /// `reported` is an object with the keys `tcString`, `gppString` and `uspString`: a key is absent when the page
+    /// has no such API (or it did not answer); `null` or any other value is what the API answered. A string reported
+    /// differently from the stored one fails (a CMP that dropped the user's opt-out on the return visit); when the page
+    /// reports none of the stored strings there is nothing to compare, and the row is not checked (unless an error
+    /// fails it).
     package static func acceptsInjectedRecord(
-        saved: ConsentSummary, restored: JSONValue?, events: [ConsentBridgeEvent],
+        stored: ConsentStrings, reported: JSONValue?, events: [ConsentBridgeEvent],
         toolFailures: [ConformanceReport.ToolFailure]
     ) -> Self {
-        let expected = saved.tcString.map(JSONValue.string) ?? .null
-        let clean = failures(events, toolFailures).isEmpty
-        let accepted = clean && (restored == nil || restored == .null || restored == expected)
-        return Self("accepts the injected record", accepted,
-                    restored == expected ? "restored the stored TC string"
-                        : clean ? "no errors on re-injection" : "errors on re-injection")
+        let name = "accepts the injected record"
+        let errors = failures(events, toolFailures)
+        let kinds: [(label: String, key: String, stored: String?)] = [
+            ("TC string", "tcString", stored.tcString),
+            ("GPP string", "gppString", stored.gppString),
+            ("US Privacy string", "uspString", stored.usPrivacy),
+        ]
+        var restored: [String] = []
+        var differing: [String] = []
+        for kind in kinds {
+            guard let value = kind.stored, let answer = reported?[kind.key] else { continue }
+            if answer == .string(value) {
+                restored.append(kind.label)
+            } else {
+                let shown = answer.stringValue.map { UntrustedText.quoted($0) } ?? JavaScriptLiteral.expression(answer)
+                differing.append("\(kind.label): the page reports \(shown), stored \(UntrustedText.quoted(value))")
+            }
+        }
+        if !errors.isEmpty {
+            return Self(name, false, "errors on re-injection: " + errors.map(\.code).joined(separator: ", "))
+        }
+        if !differing.isEmpty { return Self(name, false, differing.joined(separator: "; ")) }
+        if restored.isEmpty {
+            let storedKinds = kinds.filter { $0.stored != nil }.map(\.label)
+            return Self(name, nil, storedKinds.isEmpty
+                ? "not checked (nothing stored)"
+                : "not checked (the page reports none of the stored \(storedKinds.joined(separator: ", ")))")
+        }
+        return Self(name, true, "restored the stored " + restored.joined(separator: ", "))
     }
 
     /// The page reopened in settings mode with the stored consent becomes ready, rejects nothing and stays open
@@ -174,6 +230,14 @@ extension ConsentBridgeEvent {
         events.lazy.compactMap(\.savedConsent).first
     }
 
+    /// Whether the event stems from something the page sent: a ready message, a save or a user action.
+    fileprivate var isFromPage: Bool {
+        switch self {
+        case .uiReady, .consentReady, .userAction: return true
+        default: return false
+        }
+    }
+
     fileprivate var readyDialect: CMPDialect? {
         if case .uiReady(let dialect) = self { return dialect }
         return nil
@@ -198,4 +262,10 @@ extension ConsentBridgeEvent {
 extension ConsentSummary {
     /// A save with a GPP string and no TC string.
     fileprivate var isGPPOnly: Bool { tcString == nil && !(gppString ?? "").isEmpty }
+
+    /// What a save without a TC string carried, for the rows' details: "GPP-only" or "US Privacy-only".
+    fileprivate var kindWithoutTCString: String {
+        if isGPPOnly { return "GPP-only" }
+        return record.usPrivacy != nil ? "US Privacy-only" : "TC string-less"
+    }
 }
