@@ -36,7 +36,7 @@ enum Inspect {
                     strings: input.strings, gdprApplies: input.gdprApplies, previous: nil, rules: input.rules,
                     now: Date())
             } catch {
-                let code = ConsentBridgeError(error).code.rawValue
+                let code = IABConsentError(error).code.rawValue
                 throw UsageError("refused (\(code)), as the bridge would refuse it: \(error)")
             }
             if parsed.has("--json") {

@@ -91,7 +91,8 @@ import Testing
         let before = harness.store.iabKeys()
         harness.webView.post("jsHandler", .object(["type": .string("save"), "tcstring": .string("CO!!not-a-string")]))
         harness.webView.post("jsHandler", .object(["type": .string("save"), "tcstring": .string("BOEFEAyOEFEAyAHABDENAI4AAAB9vABAASA")]))
-        #expect(harness.errorCodes == ["invalidTCString", "invalidTCString"])
+        #expect(harness.errorCodes == ["invalidConsent", "invalidConsent"])
+        #expect(harness.consentCodes == ["invalidTCString", "invalidTCString"])
         #expect(harness.store.iabKeys() == before)
         #expect(harness.storedTCString() == TestStrings.acceptAll)
     }

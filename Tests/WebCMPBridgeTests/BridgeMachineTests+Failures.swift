@@ -53,7 +53,7 @@ extension BridgeMachineTests {
                 .unexpectedDialect, endsUI: false),
         Failure("an undecodable TC string", started + [
             save, .answer(.refused(ConsentBridgeError(ConsentCommitError.invalidMapping(.invalidTCString(.empty))))),
-        ], .invalidTCString, endsUI: false),
+        ], .invalidConsent, endsUI: false),
         Failure("refused consent", started + [
             save, .answer(.refused(ConsentBridgeError(ConsentCommitError.notServiceSpecific))),
         ], .invalidConsent, endsUI: false),

@@ -48,8 +48,8 @@ import Testing
         ("no type", "{\"hello\":\"world\"}", "invalidMessage"),
         ("save without string", "{\"type\":\"save\"}", "invalidMessage"),
         ("trailing garbage", "{\"type\":\"close\"} x", "invalidMessage"),
-        ("lone surrogate escape", "{\"type\":\"save\",\"tcstring\":\"\\ud800\"}", "invalidTCString"),
-        ("proto", "{\"__proto__\":{\"type\":\"save\"},\"constructor\":1,\"type\":\"save\",\"tcstring\":\"x\"}", "invalidTCString"),
+        ("lone surrogate escape", "{\"type\":\"save\",\"tcstring\":\"\\ud800\"}", "invalidConsent"),
+        ("proto", "{\"__proto__\":{\"type\":\"save\"},\"constructor\":1,\"type\":\"save\",\"tcstring\":\"x\"}", "invalidConsent"),
     ])
     func hostileBodiesChangeNothing(name: String, body: String, code: String) {
         let harness = BridgeHarness()
@@ -58,6 +58,7 @@ import Testing
         let record = harness.store.record()
         harness.webView.post("jsHandler", json: body)
         #expect(harness.errorCodes == [code], "\(name)")
+        #expect(harness.consentCodes == (code == "invalidConsent" ? ["invalidTCString"] : []), "\(name)")
         #expect(harness.store.iabKeys() == before)
         #expect(harness.store.record() == record)
     }

@@ -55,6 +55,11 @@ struct BridgeHarness {
         events.compactMap { $0.reportedError?.code.rawValue }
     }
 
+    /// The consent module's codes under the errors that carry one (a refused or unstored save).
+    var consentCodes: [String] {
+        events.compactMap { $0.reportedError?.consentError?.code.rawValue }
+    }
+
     /// The codes of the errors that ended the UI (``ConsentBridgeEvent/failed(_:)``).
     var failureCodes: [String] {
         events.compactMap { if case .failed(let error) = $0 { return error.code.rawValue } else { return nil } }

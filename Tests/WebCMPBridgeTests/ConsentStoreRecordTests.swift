@@ -62,6 +62,30 @@ import Testing
         }
     }
 
+    /// `record()` decodes a stored text only when it differs from the one decoded last; any other text — written
+    /// by another store, another storage or behind the store's back — is decoded again, never answered from before.
+    @Test(arguments: Backend.allCases)
+    func theRecordIsDecodedAgainWheneverItsStoredTextChanges(_ backend: Backend) throws {
+        try ConsentStoreTests.withStore(backend) { store in
+            let other = ConsentStore.inMemory()
+            var changed = Self.record(.object(["n": .number(2)]))
+            changed.configVersion = "13"
+            try other.apply(IABKeySet(), record: changed)
+            let otherTexts = other.storage.load([ConsentStore.recordKey, ConsentStore.nonTCFDataKey])
+
+            try store.apply(IABKeySet(), record: Self.record(Self.nested))
+            #expect(store.record() == Self.record(Self.nested))
+            #expect(other.record() == changed, "another storage's record, read in between")
+            #expect(store.record() == Self.record(Self.nested))
+            // The same texts written behind the store's back: read as they are now.
+            try store.storage.write(otherTexts, [])
+            #expect(store.record() == changed)
+            try store.storage.write([ConsentStore.recordKey: .string("{")], [])
+            #expect(store.record() == nil)
+            #expect(store.record(includingNonTCFData: false) == nil)
+        }
+    }
+
     @Test(arguments: Backend.allCases)
     func clearAllRemovesTheWholeNamespace(_ backend: Backend) throws {
         try ConsentStoreTests.withStore(backend) { store in

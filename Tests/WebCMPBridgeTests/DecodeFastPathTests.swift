@@ -110,7 +110,9 @@ import Testing
     /// Range entries of a vendor section decode to the same set as the ids inserted one by one, including ranges
     /// that end on and cross word boundaries.
     @Test func rangeEncodedSectionsRoundTrip() throws {
-        for runs in [[1...1], [64...64, 65...65], [1...64], [63...129, 200...200], [1...1_000], [65_000...65_535]] {
+        // The last: 300 scattered single ids, one range entry each, as in a long string's publisher restrictions.
+        for runs in [[1...1], [64...64, 65...65], [1...64], [63...129, 200...200], [1...1_000], [65_000...65_535],
+                     (1...300).map { $0 * 3...$0 * 3 } + [65_535...65_535]] {
             var vendors = IDSet()
             for run in runs { vendors.insert(contentsOf: run) }
             let model = TCString(vendorConsents: vendors, vendorLegitimateInterests: vendors, publisherRestrictions: [

@@ -135,21 +135,26 @@ import Testing
         #expect(try TCString(decoding: try #require(try lateStore.rejectAll(now: Self.now).tcString)).vendorConsents.isEmpty)
     }
 
-    @Test func aRefusalIsItsOwnBridgeErrorCodeAndUserFacingMessage() {
+    @Test func aRefusalIsARefusedConsentWithItsOwnConsentCodeAndUserFacingMessage() {
         let created = Date(timeIntervalSince1970: 1_772_409_600)  // 2026-03-02
         let error = ConsentBridgeError(ConsentCommitError.missingDisclosedVendors(created: created))
-        #expect(error.code == .missingDisclosedVendors)
-        #expect(error.code.rawValue == "missingDisclosedVendors")
+        #expect(error.code == .invalidConsent)
         #expect(error.consentError?.code == .missingDisclosedVendors)
+        #expect(error.consentError?.code.rawValue == "missingDisclosedVendors")
+        #expect(error.userFacingText == .errorPageOutdated)
         #expect(error.consentError?.underlying as? ConsentCommitError == .missingDisclosedVendors(created: created))
         #expect(!error.isSecurityEvent)
         #expect(error.description.contains("created 2026-03-02"))
         #expect(error.description.contains("TCF 2.3"))
         #expect(!error.userFacingMessage.contains("TCF"))
-        // Other refusals keep their codes.
-        #expect(ConsentBridgeError(ConsentCommitError.notServiceSpecific).code == .invalidConsent)
-        #expect(ConsentBridgeError(ConsentCommitError.invalidMapping(.invalidTCString(.empty))).code == .invalidTCString)
-        #expect(ConsentBridgeError(ConsentCommitError.invalidMapping(.invalidUSPrivacy("1ZZZ"))).code == .invalidConsent)
+        // Other refusals: the same bridge code, their own consent code, the generic message.
+        for (refusal, code) in [(ConsentCommitError.notServiceSpecific, IABConsentError.Code.notServiceSpecific),
+                                (.invalidMapping(.invalidTCString(.empty)), .invalidTCString),
+                                (.invalidMapping(.invalidUSPrivacy("1ZZZ")), .invalidUSPrivacy)] {
+            let other = ConsentBridgeError(refusal)
+            #expect(other.code == .invalidConsent && other.consentError?.code == code)
+            #expect(other.userFacingText == .errorNotSaved)
+        }
     }
 }
 
@@ -181,7 +186,7 @@ import Testing
 
         let outdated = try DisclosedVendorsTests.string(created: DisclosedVendorsTests.cutOver + 3, disclosed: nil)
         harness.webView.post("jsHandler", save(outdated))
-        #expect(harness.errorCodes == ["missingDisclosedVendors"])
+        #expect(harness.errorCodes == ["invalidConsent"] && harness.consentCodes == ["missingDisclosedVendors"])
         // Nothing is written: the previous consent stays, key for key.
         #expect(harness.storedTCString() == compliant)
         #expect(harness.store.iabKeys() == keysBefore)
@@ -190,7 +195,7 @@ import Testing
         // A string from before the cut-over is still stored under .refuse.
         let old = try DisclosedVendorsTests.string(created: DisclosedVendorsTests.cutOver - 864_000, disclosed: nil)
         harness.webView.post("jsHandler", save(old))
-        #expect(harness.errorCodes == ["missingDisclosedVendors"])
+        #expect(harness.errorCodes == ["invalidConsent"] && harness.consentCodes == ["missingDisclosedVendors"])
         #expect(harness.storedTCString() == old)
     }
 }

@@ -290,7 +290,7 @@ func handle(_ event: ConsentBridgeEvent) {
     case .failed(let error):
         // The UI ends; stored consent is unchanged.
         print("CMP UI failed (\(error.code.rawValue)): \(error.userFacingMessage)")
-    case .error(let error) where error.code == .invalidTCString:
+    case .error(let error) where error.consentError?.code == .invalidTCString:
         print("The CMP page saved a broken TC string: \(error.consentError?.description ?? error.description)")
     case .error(let error) where error.isSecurityEvent:
         print("Rejected a message: \(error)")

@@ -169,7 +169,7 @@ import Testing
                     strings: ConsentStrings(tcString: invalid), previous: nil, rules: ConsentCommit.Rules(), now: Date())
             }
             let bridgeError = ConsentBridgeError(ConsentCommitError.invalidMapping(.invalidTCString(decoderError)))
-            #expect(bridgeError.code == .invalidTCString)
+            #expect(bridgeError.code == .invalidConsent && bridgeError.consentError?.code == .invalidTCString)
             #expect(bridgeError.description.hasPrefix("the saved consent was refused: The TC string is invalid: "))
         }
     }

@@ -89,7 +89,7 @@ import Testing
         (["inspect", "--json", "C\u{1}\u{1B}[31m\nA"], "U+1"),
         (["inspect", "--json", "BOEFEAyOEFEAyAHABDENAI4AAAB9vABAASA"], "version 1"),
         (["inspect", "--json", "not a tc string"], "refused (invalidTCString), as the bridge would refuse it: The TC string is invalid: "),
-        (["inspect", "--json", "--usp", "1YNX"], "refused (invalidConsent), as the bridge would refuse it: The US Privacy string"),
+        (["inspect", "--json", "--usp", "1YNX"], "refused (invalidUSPrivacy), as the bridge would refuse it: The US Privacy string"),
         (["inspect", "--json", "--gpp", "DBABTA~1YNN~x"], "GPP"),
         (["inspect", "--json", "--ac", "2~1", "CQSbk4AQSbk4ANwAAAENAwCgAAAAAAAAAAYgACPAAAAA"], "Additional Consent"),
         (["frobnicate"], "unknown command"),

@@ -22,8 +22,9 @@
 ///
 /// (The same sample, compiled, is in the WebCMPBridge documentation's "Handling errors" article.)
 public struct IABConsentError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What went wrong, stable across releases (its ``rawValue`` may appear in logs). New codes may be added, so a
-    /// `switch` over codes needs a `default`.
+    /// What went wrong, stable across releases (its ``rawValue`` may appear in logs; it is encoded as that one
+    /// string). An open set, like the bridge's `ConsentBridgeError` codes: a minor release may add a code, so a `switch` over
+    /// codes needs a `default` (the WebCMPBridge documentation's "Handling errors" article says why).
     public struct Code: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
         /// The code's stable name.
         public let rawValue: String
@@ -33,17 +34,6 @@ public struct IABConsentError: Error, Sendable, Hashable, CustomStringConvertibl
 
         /// The code's stable name.
         public var description: String { rawValue }
-
-        /// Decodes a code from its name (a single JSON string).
-        public init(from decoder: any Decoder) throws {
-            rawValue = try decoder.singleValueContainer().decode(String.self)
-        }
-
-        /// Encodes the code as its name (a single JSON string).
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(rawValue)
-        }
 
         /// The TC string cannot be decoded (or, when rejecting, the stored one cannot be re-encoded).
         public static let invalidTCString = Code(rawValue: "invalidTCString")

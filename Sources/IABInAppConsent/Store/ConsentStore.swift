@@ -166,12 +166,17 @@ public struct ConsentStore: Sendable {
     public func record(includingNonTCFData: Bool = true) -> ConsentRecord? {
         let keys = includingNonTCFData ? [ConsentStore.recordKey, ConsentStore.nonTCFDataKey] : [ConsentStore.recordKey]
         let stored = storage.identity.withLock { storage.load(keys) }
+        // Each text is decoded only when it differs from the one decoded last (`DecodeCache`): reads at launch and
+        // before every run see the same bytes again and again.
         guard case .string(let text)? = stored[ConsentStore.recordKey],
-            let fields = try? ConsentStore.decoder.decode(StoredConsentRecord.self, from: Data(text.utf8))
+            let fields = ConsentStore.recordCache.value(for: text, decode: {
+                try? ConsentStore.decoder.decode(StoredConsentRecord.self, from: Data($0.utf8))
+            })
         else { return nil }
         var nonTCFData: JSONValue?
         if includingNonTCFData, case .string(let json)? = stored[ConsentStore.nonTCFDataKey] {
-            guard let parsed = StoredConsentRecord.parseNonTCFData(json) else { return nil }
+            guard let parsed = ConsentStore.nonTCFDataCache.value(for: json, decode: StoredConsentRecord.parseNonTCFData)
+            else { return nil }
             nonTCFData = parsed
         }
         return fields.record(nonTCFData: nonTCFData)
@@ -204,4 +209,8 @@ public struct ConsentStore: Sendable {
 
     private static let encoder = JSONEncoder()
     private static let decoder = JSONDecoder()
+    /// The record text decoded last, process-wide (keyed by the text, so shared by every store and storage).
+    private static let recordCache = DecodeCache<StoredConsentRecord>()
+    /// The non-TCF data text parsed last.
+    private static let nonTCFDataCache = DecodeCache<JSONValue>()
 }

@@ -152,9 +152,16 @@ public struct IDSet: Sendable, Hashable {
     /// making a set of them (`IDSet(words:)` normalises).
     static func setBits(_ range: ClosedRange<Int>, in words: inout [UInt64]) {
         guard range.lowerBound >= 1, range.upperBound <= maximumID else { return }
+        growWords(&words, to: (range.upperBound - 1) >> 6 + 1)
+        words.withUnsafeMutableBufferPointer { setBits(range, in: $0) }
+    }
+
+    /// ``setBits(_:in:)`` into words already large enough for `range` (`range.upperBound <= buffer.count * 64`), for
+    /// decoders that sized them first: no growth or uniqueness check per range.
+    static func setBits(_ range: ClosedRange<Int>, in words: UnsafeMutableBufferPointer<UInt64>) {
         let first = (range.lowerBound - 1) >> 6
         let last = (range.upperBound - 1) >> 6
-        growWords(&words, to: last + 1)
+        precondition(range.lowerBound >= 1 && last < words.count, "IDSet.setBits: words too small")
         let low: UInt64 = ~0 << UInt64((range.lowerBound - 1) & 63)
         let high: UInt64 = ~0 >> UInt64(63 - (range.upperBound - 1) & 63)
         if first == last {

@@ -30,16 +30,10 @@ extension ConsentBridgeError {
              description: "rejected a message on '\(handler)': the page speaks the \(expected.rawValue) dialect")
     }
 
-    /// The save's consent was refused: ``Code/invalidTCString`` for an undecodable TC string,
-    /// ``Code/missingDisclosedVendors`` for that rule, ``Code/invalidConsent`` otherwise. `webcmp inspect` names its
-    /// refusals by this code.
+    /// The save's consent was refused (``Code/invalidConsent``); the consent module's `error` underneath says why.
+    /// `webcmp inspect` names its refusals by that error's code.
     package static func invalidConsent(_ error: IABConsentError) -> Self {
-        let code: Code = switch error.code {
-        case .invalidTCString: .invalidTCString
-        case .missingDisclosedVendors: .missingDisclosedVendors
-        default: .invalidConsent
-        }
-        return Self(code, underlying: error, description: "the saved consent was refused: \(error)")
+        Self(.invalidConsent, underlying: error, description: "the saved consent was refused: \(error)")
     }
 
     /// ``invalidConsent(_:)`` for the transaction's precise refusal.

@@ -10,11 +10,10 @@ extension ConsentBridgeError {
         case .timeout, .loadFailed: return .errorNotLoaded
         case .webContentTerminated: return .errorStopped
         case .webViewSetupFailed, .privacySettingsNotOpened: return .errorUnavailable
-        case .invalidMessage, .forbiddenOrigin, .notMainFrame, .unexpectedDialect, .invalidTCString, .invalidConsent:
-            return .errorNotSaved
+        case .invalidConsent where consentError?.code == .missingDisclosedVendors: return .errorPageOutdated
         case .storageFailed: return .errorNotStored
-        case .missingDisclosedVendors: return .errorPageOutdated
         case .trackingAuthorizationFailed: return .errorTracking
+        default: return .errorNotSaved  // a rejected message or a refused save: nothing was saved
         }
     }
 

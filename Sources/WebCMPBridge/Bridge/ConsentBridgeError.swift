@@ -6,9 +6,9 @@ import Foundation
 /// Every failure around a CMP page — a page that does not load or become ready, a rejected message, consent that is
 /// refused or cannot be stored, a web view that cannot be set up, a failed tracking request — arrives as a
 /// `ConsentBridgeError` in ``ConsentBridgeEvent/error(_:)`` (the UI goes on) or ``ConsentBridgeEvent/failed(_:)`` (the
-/// UI cannot go on; the bridge decides which). Decide by ``code``; consent and storage failures also carry the
-/// ``IABInAppConsent/IABConsentError`` of the consent module as ``consentError`` (one level, its own code says which
-/// string was broken). ``underlying`` keeps the precise error for logs and debugging; its type is not public API.
+/// UI cannot go on; the bridge decides which). Decide by ``code``; consent and storage failures
+/// (``Code/invalidConsent``, ``Code/storageFailed``) carry the ``IABInAppConsent/IABConsentError`` of the consent
+/// module as ``consentError`` (one level, its own code says which string was broken). ``underlying`` keeps the precise error for logs and debugging; its type is not public API.
 ///
 /// ```swift
 /// func handle(_ event: ConsentBridgeEvent) {
@@ -16,7 +16,7 @@ import Foundation
 ///     case .failed(let error):
 ///         // The UI ends; stored consent is unchanged.
 ///         print("CMP UI failed (\(error.code.rawValue)): \(error.userFacingMessage)")
-///     case .error(let error) where error.code == .invalidTCString:
+///     case .error(let error) where error.consentError?.code == .invalidTCString:
 ///         print("The CMP page saved a broken TC string: \(error.consentError?.description ?? error.description)")
 ///     case .error(let error) where error.isSecurityEvent:
 ///         print("Rejected a message: \(error)")
@@ -28,44 +28,63 @@ import Foundation
 ///
 /// (Compiled in <doc:HandlingErrors>, which also says which failures end the UI.)
 public struct ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Stable machine-readable codes (their raw values appear in logs and in `webcmp-host --json`).
-    public enum Code: String, Sendable, Hashable, CaseIterable {
+    /// What went wrong, stable across releases (its ``rawValue`` appears in logs and in `webcmp-host --json`; it is
+    /// encoded as that one string). An open set, like ``IABInAppConsent/IABConsentError/Code``: a minor release may
+    /// add a code without breaking an app's `switch`, which therefore needs a `default` (<doc:HandlingErrors>).
+    ///
+    /// A consent failure has one code here, ``invalidConsent`` (refused) or ``storageFailed`` (not stored), and the
+    /// consent module's error underneath as ``ConsentBridgeError/consentError``: its code says which string or rule
+    /// failed (``IABInAppConsent/IABConsentError/Code/invalidTCString``,
+    /// ``IABInAppConsent/IABConsentError/Code/missingDisclosedVendors`` …). No code is in both sets.
+    public struct Code: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+        /// The code's stable name.
+        public let rawValue: String
+
+        /// Creates a code from its stable name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// The code's stable name.
+        public var description: String { rawValue }
+
         /// The page did not become ready in time. Stored consent is untouched unless the app opted in to clearing it.
-        case timeout
+        public static let timeout = Code(rawValue: "timeout")
         /// A message was rejected before it was interpreted (too large, not JSON, an unknown type, a bad field …).
-        case invalidMessage
+        public static let invalidMessage = Code(rawValue: "invalidMessage")
         /// A message came from an origin that is not allowed.
-        case forbiddenOrigin
+        public static let forbiddenOrigin = Code(rawValue: "forbiddenOrigin")
         /// A message came from a frame other than the main frame.
-        case notMainFrame
+        public static let notMainFrame = Code(rawValue: "notMainFrame")
         /// A message came on a handler of another dialect than the configured or detected one.
-        case unexpectedDialect
-        /// The save's TC string cannot be decoded (``IABInAppConsent/IABConsentError/Code/invalidTCString``): the
-        /// page produced a broken string. Nothing was written.
-        case invalidTCString
-        /// The save's consent was refused (IsServiceSpecific = 0, a bad AC, GPP or US Privacy string, no consent at
-        /// all; ``consentError`` says which). Nothing was written.
-        case invalidConsent
-        /// Writing to storage failed; the previous consent stays.
-        case storageFailed
+        public static let unexpectedDialect = Code(rawValue: "unexpectedDialect")
+        /// The save's consent was refused; nothing was written. ``ConsentBridgeError/consentError`` says why: its
+        /// code is ``IABInAppConsent/IABConsentError/Code/invalidTCString`` for a TC string that does not decode,
+        /// ``IABInAppConsent/IABConsentError/Code/missingDisclosedVendors`` when
+        /// ``BridgeConfiguration/missingDisclosedVendors`` is ``IABInAppConsent/MissingDisclosedVendorsPolicy/refuse``
+        /// and the TC string lacks TCF 2.3's DisclosedVendors segment (the CMP page needs an update), or another
+        /// (IsServiceSpecific = 0, a bad AC, GPP or US Privacy string, no consent at all).
+        public static let invalidConsent = Code(rawValue: "invalidConsent")
+        /// Writing to storage failed; the previous consent stays. ``ConsentBridgeError/consentError`` says why.
+        public static let storageFailed = Code(rawValue: "storageFailed")
         /// The CMP page failed to load (a network error, or an HTTP error status for the main document).
-        case loadFailed
+        public static let loadFailed = Code(rawValue: "loadFailed")
         /// The web content process terminated twice in one run (the first time the page is reloaded).
-        case webContentTerminated
+        public static let webContentTerminated = Code(rawValue: "webContentTerminated")
         /// The tracking authorization request failed.
-        case trackingAuthorizationFailed
+        public static let trackingAuthorizationFailed = Code(rawValue: "trackingAuthorizationFailed")
         /// The web view could not be set up for the consent UI (a handler name or URL scheme taken); nothing was
         /// loaded.
-        case webViewSetupFailed
+        public static let webViewSetupFailed = Code(rawValue: "webViewSetupFailed")
         /// In ``ConsentUIMode/settings`` mode the CMP did not show its UI: every opener call was refused, threw, was
         /// missing or showed nothing in time (the description lists them; <doc:PrivacySettings>). Consent is
         /// unchanged.
-        case privacySettingsNotOpened
-        /// The save's TC string has no DisclosedVendors segment, which TCF 2.3 requires for strings created on or
-        /// after 2026-02-28, and ``BridgeConfiguration/missingDisclosedVendors`` is
-        /// ``IABInAppConsent/MissingDisclosedVendorsPolicy/refuse``; nothing was written. The CMP page needs an
-        /// update.
-        case missingDisclosedVendors
+        public static let privacySettingsNotOpened = Code(rawValue: "privacySettingsNotOpened")
+
+        /// Every code this release reports, for tables that must cover them all.
+        package static let known: [Code] = [
+            .timeout, .invalidMessage, .forbiddenOrigin, .notMainFrame, .unexpectedDialect, .invalidConsent,
+            .storageFailed, .loadFailed, .webContentTerminated, .trackingAuthorizationFailed, .webViewSetupFailed,
+            .privacySettingsNotOpened,
+        ]
     }
 
     /// What went wrong.
@@ -85,8 +104,8 @@ public struct ConsentBridgeError: Error, Sendable, Hashable, CustomStringConvert
         self.description = LogText.sanitized(description)
     }
 
-    /// The consent module's error, for ``Code/invalidTCString``, ``Code/invalidConsent``,
-    /// ``Code/missingDisclosedVendors`` and ``Code/storageFailed``; `nil` otherwise.
+    /// The consent module's error, for ``Code/invalidConsent`` and ``Code/storageFailed``: its code says which string
+    /// or rule failed. `nil` otherwise.
     public var consentError: IABConsentError? { underlying as? IABConsentError }
 
     /// Whether this is a security event (a message rejected because of where it came from).

@@ -96,7 +96,8 @@ public enum ConsentSharing {
         return .object(state)
     }
 
-    /// `TCData` without `listenerId` and `eventStatus`, which the script adds per call (CMP API v2.2 "TCData").
+    /// `TCData` without `listenerId` and `eventStatus`, which the script adds per call (CMP API v2.2 "TCData"), and
+    /// with the vendor consents and legitimate interests as strings of '0'/'1' that the script expands on demand.
     static func tcData(
         _ tc: TCString, tcString: String, gdprApplies: JSONValue, cmpID: JSONValue, cmpVersion: JSONValue,
         addtlConsent: String?
@@ -106,6 +107,12 @@ public enum ConsentSharing {
             let top = Swift.max(maximum ?? 0, set.max ?? 0)
             if top > 0 { for id in 1...top { members[String(id)] = .bool(set.contains(id)) } }
             return .object(members)
+        }
+        // Vendor ids as a string of '0'/'1' (character n: id n + 1): the script builds TCData's objects from it only
+        // when a page asks, so that a page that never asks does not parse ~2,000 object members (consent-sharing.js).
+        func bits(_ set: IDSet) -> JSONValue {
+            guard let top = set.max else { return .string("") }
+            return .string(String((1...top).map { set.contains($0) ? "1" : "0" }))
         }
         var restrictions: [String: JSONValue] = [:]
         for restriction in tc.publisherRestrictions {
@@ -133,8 +140,8 @@ public enum ConsentSharing {
                 "legitimateInterests": flags(tc.purposeLegitimateInterests, upTo: 11),
             ]),
             "vendor": .object([
-                "consents": flags(tc.vendorConsents),
-                "legitimateInterests": flags(tc.vendorLegitimateInterests),
+                "consents": bits(tc.vendorConsents),
+                "legitimateInterests": bits(tc.vendorLegitimateInterests),
             ]),
             "specialFeatureOptins": flags(tc.specialFeatureOptIns, upTo: 2),
             "publisher": .object([

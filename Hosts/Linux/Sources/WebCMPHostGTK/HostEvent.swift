@@ -67,16 +67,19 @@ package enum HostEvent: Sendable, Hashable {
         case .uiFinished(let reason): return ["type": .string("uiFinished"), "reason": .string(reason.rawValue)]
         case .trackingAuthorization(let status): return ["type": .string("trackingAuthorization"), "status": .string(status.rawValue)]
         case .diagnostic(let message): return ["type": .string("diagnostic"), "message": .string(message)]
-        case .error(let error):
-            return [
-                "type": .string("error"), "code": .string(error.code.rawValue), "message": .string(error.description),
-                "endsUI": .bool(false),
-            ]
-        case .failed(let error):
-            return [
-                "type": .string("error"), "code": .string(error.code.rawValue), "message": .string(error.description),
-                "endsUI": .bool(true),
-            ]
+        case .error(let error): return json(for: error, endsUI: false)
+        case .failed(let error): return json(for: error, endsUI: true)
         }
+    }
+
+    /// A bridge error as JSON: its stable code, and for a consent failure the consent module's code as
+    /// `"consentCode"` (`invalidTCString`, `missingDisclosedVendors` …).
+    private static func json(for error: ConsentBridgeError, endsUI: Bool) -> [String: JSONValue] {
+        var object: [String: JSONValue] = [
+            "type": .string("error"), "code": .string(error.code.rawValue), "message": .string(error.description),
+            "endsUI": .bool(endsUI),
+        ]
+        if let consent = error.consentError { object["consentCode"] = .string(consent.code.rawValue) }
+        return object
     }
 }

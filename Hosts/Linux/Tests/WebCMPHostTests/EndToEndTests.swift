@@ -139,7 +139,8 @@ import WebCMPBridge
         let hostile = try Self.run([Self.servers.0 + "/\(Self.pages)/hostile.html", "--dialect", "gravito", "--state", state])
         #expect(hostile.status == 0)
         #expect(hostile.errorCodes == ["invalidMessage", "invalidMessage", "invalidMessage", "invalidMessage",
-                                       "invalidTCString", "invalidMessage", "invalidMessage", "invalidConsent"])
+                                       "invalidConsent", "invalidMessage", "invalidMessage", "invalidConsent"])
+        #expect(hostile.events("error").compactMap { $0["consentCode"]?.stringValue } == ["invalidTCString", "invalidAdditionalConsent"])
         #expect(hostile.events("error").allSatisfy { $0["endsUI"] == .bool(false) }, "the UI went on after each")
         #expect(hostile.events("consentReady").isEmpty)
         #expect(hostile.events("uiFinished").first?["reason"] == .string("closed"))

@@ -18,9 +18,28 @@
   var nextListener = 1;
   var gppListeners = {};
   var copy = function (value) { return value === undefined ? undefined : JSON.parse(JSON.stringify(value)); };
+  // TCData's vendor consents and legitimate interests arrive as strings of '0' and '1' (character n is vendor n + 1,
+  // as in the IAB in-app keys) and become TCData's {"id": boolean} objects only when the page asks (getTCData,
+  // addEventListener, an update with listeners), once per state: a page that never asks parses a few KB of literal,
+  // not two objects of ~1,000 members each.
+  var flags = function (bits) {
+    var members = {};
+    if (typeof bits !== 'string') { return bits || {}; }
+    for (var i = 0; i < bits.length; i++) { members[String(i + 1)] = bits.charCodeAt(i) === 49; }
+    return members;
+  };
+  var expandedFor = null;
+  var expanded = null;
   var tcData = function (status, listenerId) {
     if (!state.tcData) { return null; }
-    var data = copy(state.tcData);
+    if (expandedFor !== state) {
+      var full = copy(state.tcData);
+      var vendor = full.vendor || {};
+      full.vendor = { consents: flags(vendor.consents), legitimateInterests: flags(vendor.legitimateInterests) };
+      expandedFor = state;
+      expanded = JSON.stringify(full);
+    }
+    var data = JSON.parse(expanded);
     data.eventStatus = status;
     data.listenerId = listenerId;
     return data;
