@@ -98,6 +98,12 @@ package final class ConsentSession<WebView: CMPWebView>: ConsentBridgeDelegate {
         set { lifecycle.closesItself = newValue }
     }
 
+    /// Whether the UI is embedded where nothing can close it (see ``ConsentPresentationLifecycle/endsOnClose``).
+    package var endsOnClose: Bool {
+        get { lifecycle.endsOnClose }
+        set { lifecycle.endsOnClose = newValue }
+    }
+
     /// Whether the run was started (``start()``).
     package var isStarted: Bool { runTask != nil }
 
