@@ -182,6 +182,28 @@ import Testing
         #expect(outcomes.all.first?.summary?.record.tcString == TestStrings.acceptAll)
     }
 
+    /// A pre-warm a session took and started just before the handover time, shown just after it: the prewarmer
+    /// leaves it to the session, and the page stays alive.
+    @Test func aPrewarmASessionOwnsIsNotReleasedAtTheHandoverTime() async throws {
+        let prewarmer = ConsentPrewarmer<FakeWebView>(scheduler: clock.scheduler)
+        let store = ConsentStore.inMemory()
+        let configuration = bridge().configuration
+        prewarmer.prewarm(configuration: configuration, store: store) { FakeWebView() }
+        let taken = try #require(prewarmer.take(matching: configuration, store: store))
+        clock.advance(by: 9.9)
+        let session = ConsentSession(bridge: taken.bridge, webView: taken.webView, gate: gate, makeWebView: {
+            FakeWebView()
+        })
+        #expect(session.requestPresentation(allowed: true))
+        session.start()
+        clock.advance(by: 0.2)   // the handover time passes while the presentation animates
+        session.report(.shown)
+        #expect(!session.replacedReleasedPrewarm)
+        #expect(session.bridge === taken.bridge)
+        #expect(session.bridge.state == .loading)
+        #expect(!taken.webView.handlers.isEmpty)
+    }
+
     @Test func aPresentationThatNeverShowsIsReleasedAndNeverDelivers() async {
         let webView = FakeWebView()
         var released: [FakeWebView] = []

@@ -22,7 +22,7 @@ import Foundation
 /// passed: its handlers are gone) is never shown dead: ``start()`` makes a fresh bridge for the same configuration,
 /// store and tracking client, in a fresh web view (`makeWebView`).
 @MainActor
-package final class ConsentSession<WebView: CMPWebView>: ConsentBridgeDelegate {
+package final class ConsentSession<WebView: CMPWebView>: ConsentSessionOwner {
     /// What a view reports.
     package typealias Input = ConsentPresentationLifecycle.Input
 
@@ -244,3 +244,8 @@ package final class ConsentSession<WebView: CMPWebView>: ConsentBridgeDelegate {
         replacedReleasedPrewarm = true
     }
 }
+
+/// A bridge delegate that owns its bridge's run (``ConsentSession``, whatever its web view): `ConsentPrewarmer` does not
+/// release a handed-over bridge such an owner holds.
+@MainActor
+package protocol ConsentSessionOwner: ConsentBridgeDelegate {}
