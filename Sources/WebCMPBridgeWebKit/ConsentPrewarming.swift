@@ -10,7 +10,9 @@ import UIKit
 /// launch; `ConsentViewController` and `.consentPrompt` (WebCMPBridgeUI) take the pre-warmed bridge when they
 /// present the same request (``take(matching:store:trackingAuthorizer:)``). The core decides when to pre-warm, what
 /// matches, which window the view waits in (`PrewarmPlacement`), when to try again and when to release (also a taken
-/// bridge that is never presented); this glue creates the ``WKCMPWebView`` (with the configuration's fallback page
+/// bridge whose presentation has not begun within the handover time: a `ConsentViewController` or `ConsentWebView`
+/// that shows such a released pre-warm later starts a fresh bridge for the same request, never the dead page); this
+/// glue creates the ``WKCMPWebView`` (with the configuration's fallback page
 /// registered), reports the app's scenes and windows, puts the view into the chosen window, invalidates released
 /// views, and forwards memory warnings and scene activations.
 ///

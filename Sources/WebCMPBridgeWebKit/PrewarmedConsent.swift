@@ -4,7 +4,8 @@ import WebCMPBridge
 
 /// A consent run loaded off-screen by ``ConsentPrewarming``, handed over by ``ConsentPrewarming/take()`` or
 /// ``ConsentPrewarming/take(matching:store:trackingAuthorizer:)``: pass it to `ConsentViewController(prewarmed:)` or
-/// `ConsentWebView(prewarmed:)` (WebCMPBridgeUI), which present its page within the prewarmer's handover time.
+/// `ConsentWebView(prewarmed:)` (WebCMPBridgeUI), which present its page within the prewarmer's handover time (one
+/// presented later finds it released and starts a fresh bridge for the same request).
 @MainActor
 public struct PrewarmedConsent {
     /// What the core's prewarmer handed over: the bridge, its web view and the events it sent before presentation.

@@ -25,7 +25,9 @@ import Foundation
 ///   own (a load failure, the ready timeout) and on ``releasePrewarmed()``;
 /// - a bridge that was taken but whose presentation never began (``ConsentBridge/beginPresentation()``) within
 ///   ``handoverTimeout`` seconds — the presentation was refused, a SwiftUI sheet never appeared, the taker dropped
-///   it — is released the same way, so that its page does not run hidden in a window for the rest of the app's life.
+///   it — is released the same way, so that its page does not run hidden in a window for the rest of the app's life;
+///   unless a ``ConsentSession`` owns it (it releases a presentation that never shows itself). A session that starts a
+///   bridge released this way starts a fresh one for the same request.
 ///
 /// ```swift
 /// let prewarmer = ConsentPrewarmer<MyWebView>(release: { $0.close() })
@@ -162,11 +164,13 @@ package final class ConsentPrewarmer<WebView: CMPWebView>: ConsentBridgeDelegate
         return prewarmed
     }
 
-    /// The handover of `bridge` is due: released unless its presentation began.
+    /// The handover of `bridge` is due: released unless its presentation began or a ``ConsentSession`` owns it (the
+    /// session is then its delegate, held by its view or by itself; it releases a presentation that never shows on its
+    /// own, and must not find its page dead between its start and its first showing).
     private func checkHandover(of bridge: ConsentBridge) {
         guard let index = handedOver.firstIndex(where: { $0.prewarmed.bridge === bridge }) else { return }
         let prewarmed = handedOver.remove(at: index).prewarmed
-        guard !bridge.wasPresented else { return }
+        guard !bridge.wasPresented, !(bridge.delegate is any ConsentSessionOwner) else { return }
         bridge.invalidate()
         release(prewarmed.webView)
     }
