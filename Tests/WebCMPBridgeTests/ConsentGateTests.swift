@@ -168,16 +168,18 @@ import Testing
         // The app knows consent is not required: no UI is on screen, so it starts at once, not after the pre-warm's
         // 120 s idle time.
         let notRequired = startWaiting(ConsentGate(store: store, consentRequired: false), timeout: 60, clock: clock)
-        await notRequired.task?.value
+        await settle()
         #expect(notRequired.outcome == .notRequired)
+        notRequired.task?.cancel()
         // Consent stored meanwhile (by another part of the app) resumes a waiting gate at once too.
         let waiting = startWaiting(ConsentGate(store: store), timeout: 60, clock: clock)
         await settle()
         #expect(waiting.outcome == nil)
         try Self.store(TestStrings.rejectAll, in: store, at: clock.now)
-        await waiting.task?.value
+        await settle()
         #expect(waiting.outcome == .consentInForce)
         #expect(prewarmer.isPrewarmed, "resumed while the page still waits off-screen")
+        waiting.task?.cancel()
     }
 
     @Test @MainActor func aPrewarmedPageHoldsTheGateOnceShownAndUntilItsUIIsGone() async throws {

@@ -5,16 +5,18 @@ extension BridgeMachine {
     /// Loads `url` (default: the hosted page; `fallback`: the app's fallback page) as a new load and (re)starts the
     /// ready timeout.
     mutating func load(_ url: URL?, fallback: Bool = false, _ out: inout Effects) {
-        guard run?.stage == .loading else { return }
+        guard run?.stage == .loading else { return }   // ignored: only a loading run loads (a reload after the run moved on)
         let target = url ?? resolvedURL
-        guard let id = withRun({ $0.loads.begin(target, fallback: fallback) }) else { return }
+        guard let id = withRun({ $0.loads.begin(target, fallback: fallback) }) else {
+            return unreachable("a loading run without a run")   // checked just above
+        }
         armReadyTimeout(&out)
         out.append(.load(target, id: id))
     }
 
     /// (Re)starts the ready timeout, unless it waits for a presentation that has not begun.
     mutating func armReadyTimeout(_ out: inout Effects) {
-        guard let run else { return }
+        guard let run else { return unreachable("the ready timeout armed in \(phase)") }   // callers check the run
         cancel(.ready, &out)
         if !run.readyTimeoutWaitsForPresentation || isPresented {
             schedule(.ready, seconds: configuration.readyTimeout, &out)
@@ -38,7 +40,7 @@ extension BridgeMachine {
     /// Marks the page ready and reports ``ConsentBridgeEvent/uiReady(_:)`` once, when the dialect is known.
     /// `injectRecordTo` answers a ready message with the stored record, posted to that origin only.
     mutating func becomeReady(injectRecordTo origin: String? = nil, _ out: inout Effects) {
-        guard run != nil else { return }
+        guard run != nil else { return }   // ignored: the same message ended the run first (settings evidence failed)
         withRun { run in
             run.stage = .ready
             if run.loads.recovery == .reloaded { run.loads.recovery = .none }
@@ -57,7 +59,7 @@ extension BridgeMachine {
     /// Ends the UI after ``BridgeConfiguration/finishDelay``: CMPs update their GPP string just after the TCF event
     /// (or the other way round), and what arrives meanwhile is still stored.
     mutating func finishAfterSettling(_ out: inout Effects) {
-        guard run != nil else { return }
+        guard run != nil else { return }   // ignored: the run ended while the save was answered
         schedule(.finishDelay, seconds: configuration.finishDelay, &out)
     }
 

@@ -86,7 +86,7 @@ struct BridgeMachine: Sendable {
         var out = Effects()
         switch input {
         case .attached(let setupFailure, let resourceFailures):
-            guard case .created = phase else { break }
+            guard case .created = phase else { break }   // ignored: a second attach
             phase = .attached(setupFailure: setupFailure)
             for failure in resourceFailures { report(.diagnostic(failure), &out) }
         case .start(let waits, let trackingStatus):
@@ -190,7 +190,7 @@ struct BridgeMachine: Sendable {
     private mutating func start(
         readyTimeoutWaitsForPresentation waits: Bool, trackingStatus: TrackingAuthorizationStatus, _ out: inout Effects
     ) {
-        guard case .attached(let setupFailure) = phase else { return }
+        guard case .attached(let setupFailure) = phase else { return }   // ignored: before the attach, or a second start
         let trackingFirst = setupFailure == nil
             && configuration.tracking.shouldRequestBeforeCMP(status: trackingStatus)
         phase = .running(Run(
@@ -205,7 +205,8 @@ struct BridgeMachine: Sendable {
         // The runner fires only armed timers; a stray fire (a replaced timer's late one) changes nothing.
         guard timers.remove(timer) != nil else { return }
         if timer == .trackingSettle { return tracking(.settleWindowEnded, &out) }
-        guard let run else { return }   // a timer of the run that fired as it ended: nothing to do
+        // Every other timer is armed only while the run is live: finish(_:_:) and invalidation disarm them all.
+        guard let run else { return unreachable("\(timer) armed in \(phase)") }
         switch timer {
         case .ready:
             guard run.stage != .ready else { return }
@@ -293,7 +294,7 @@ struct BridgeMachine: Sendable {
     /// Ends the UI: nothing is stored afterwards. A pending tracking request follows once the UI is gone and the app
     /// is active; otherwise the bridge detaches.
     mutating func finish(_ reason: UIFinishReason, _ out: inout Effects) {
-        guard let run else { return }
+        guard let run else { return }   // ignored: the UI ended already (it ends once)
         for timer in Timer.allCases { cancel(timer, &out) }
         phase = .finished(reason, tracking: isPresented ? .waitingForPresentationEnd : .request(TrackingPrompt()))
         report(.uiFinished(reason), &out)
