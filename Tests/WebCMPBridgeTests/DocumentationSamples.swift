@@ -191,6 +191,13 @@ func startSDKsWhenConsentIsSettled(store: ConsentStore) async {
     }
 }
 
+// StartingSDKsAfterConsent.md — the bridges' expiry and migration
+@MainActor
+func gateReadingConsentAsTheBridgesDo(store: ConsentStore, configuration: BridgeConfiguration) -> ConsentGate {
+    let gate = ConsentGate(store: store, expiry: configuration.expiry, migration: configuration.migration)
+    return gate
+}
+
 // StartingSDKsAfterConsent.md — Recipe: Google Mobile Ads and AppLovin MAX
 @MainActor
 func startAdsAfterConsent(store: ConsentStore) async {

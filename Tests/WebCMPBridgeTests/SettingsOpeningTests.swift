@@ -11,27 +11,27 @@ import Testing
     static let b = PrivacySettingsCall("B.show", name: "B")
     static let c = PrivacySettingsCall("C.show", name: "C")
 
-    typealias Action = SettingsOpening.Action
-    typealias Step = (input: String, expected: [Action])
+    typealias Effect = SettingsOpening.Effect
+    typealias Step = (input: String, expected: [Effect])
 
     /// Feeds `steps` ("start", "ui", "retry", "window", or a call result and its attempt: "called 0") to an opening
-    /// of `candidates` and checks each step's actions.
+    /// of `candidates` and checks each step's effects.
     static func run(_ name: String, candidates: [PrivacySettingsCall] = [a, b, c], _ steps: [Step]) {
         var opening = SettingsOpening()
         for (input, expected) in steps {
             let parts = input.split(separator: " ")
-            let actions: [Action]
+            let effects: [Effect]
             switch parts[0] {
-            case "start": actions = opening.start(candidates: candidates)
-            case "ui": actions = opening.uiShown()
-            case "retry": actions = opening.retry()
-            case "window": actions = opening.attemptWindowEnded(after: 3)
+            case "start": effects = opening.handle(.start(candidates: candidates))
+            case "ui": effects = opening.handle(.uiShown)
+            case "retry": effects = opening.handle(.retryIntervalPassed)
+            case "window": effects = opening.handle(.attemptWindowEnded(after: 3))
             default:
                 let result = SettingsOpening.CallResult(rawValue: String(parts[0]))
                 #expect(result != nil, "\(name): \(input)")
-                actions = result.map { opening.callReported($0, attempt: Int(parts[1]) ?? -1) } ?? []
+                effects = result.map { opening.handle(.callReported($0, attempt: Int(parts[1]) ?? -1)) } ?? []
             }
-            #expect(actions == expected, "\(name): \(input)")
+            #expect(effects == expected, "\(name): \(input)")
         }
     }
 

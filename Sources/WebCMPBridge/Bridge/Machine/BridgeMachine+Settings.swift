@@ -14,6 +14,11 @@
 ///   judged by the same forwarder, listened to for evidence only (``DialectDetection``): a page of theirs that runs no
 ///   TCF or GPP API cannot prove its settings are shown, and fails.
 extension BridgeMachine {
+    /// Privacy settings at the start of a page load: to be opened in settings mode, not requested (`nil`) otherwise.
+    var freshSettings: SettingsOpening? {
+        configuration.mode == .settings ? SettingsOpening() : nil
+    }
+
     /// The dialect whose default opener applies: the one in force or, before any is fixed, the generic listener.
     private var settingsRules: (any MessageDialect)? {
         detection.current ?? detection.listened.first { $0.isGenericListener }
@@ -30,17 +35,17 @@ extension BridgeMachine {
             return fail(.privacySettingsNotOpened("the page's dialect (\(dialect)) reports no UI, and no TCF/GPP listener runs"), &out)
         }
         let candidates = (configuration.privacySettings ?? settingsRules?.defaultSettingsOpener ?? .default(for: nil)).candidates
-        guard let actions = withRun({ $0.settings?.start(candidates: candidates) }) ?? nil else { return }
-        perform(actions, timersRan: false, &out)
+        guard let effects = withRun({ $0.settings?.handle(.start(candidates: candidates)) }) ?? nil else { return }
+        perform(effects, timersRan: false, &out)
     }
 
     /// The CMP showed its UI (TCF `cmpuishown`, GPP `cmpDisplayStatus: visible`). Call before ``becomeReady(injectRecordTo:_:)``.
     /// Before the opening started it is noted (the start then opens without a call).
     mutating func settingsUIShown(_ out: inout Effects) {
         guard let timersRan = run?.settings?.timersMayRun,
-            let actions = withRun({ $0.settings?.uiShown() }) ?? nil
+            let effects = withRun({ $0.settings?.handle(.uiShown) }) ?? nil
         else { return }
-        perform(actions, timersRan: timersRan, &out)
+        perform(effects, timersRan: timersRan, &out)
     }
 
     /// A message the dialect rules ignore (the generic listener's, beside an app protocol): in settings mode its UI
@@ -57,25 +62,25 @@ extension BridgeMachine {
     /// A call in the page reported its result.
     mutating func settingsCallReported(_ result: SettingsOpening.CallResult, attempt: Int, _ out: inout Effects) {
         guard let timersRan = run?.settings?.timersMayRun,
-            let actions = withRun({ $0.settings?.callReported(result, attempt: attempt) }) ?? nil
+            let effects = withRun({ $0.settings?.handle(.callReported(result, attempt: attempt)) }) ?? nil
         else { return }
-        perform(actions, timersRan: timersRan, &out)
+        perform(effects, timersRan: timersRan, &out)
     }
 
     /// A settings timer fired: the opener's window ended, or it is time to call it again.
     mutating func settingsTimerFired(_ timer: Timer, _ out: inout Effects) {
         guard run?.settings?.timersMayRun == true else { return }
         let window = configuration.settingsAttemptTimeout
-        guard let actions = withRun({
-            timer == .settingsRetry ? $0.settings?.retry() : $0.settings?.attemptWindowEnded(after: window)
+        guard let effects = withRun({
+            $0.settings?.handle(timer == .settingsRetry ? .retryIntervalPassed : .attemptWindowEnded(after: window))
         }) ?? nil else { return }
-        perform(actions, timersRan: true, &out)
+        perform(effects, timersRan: true, &out)
     }
 
-    /// Carries out `actions`; `timersRan`: the settings timers may be running (they are stopped when opening settles).
-    private mutating func perform(_ actions: [SettingsOpening.Action], timersRan: Bool, _ out: inout Effects) {
-        for action in actions {
-            switch action {
+    /// Carries out `effects`; `timersRan`: the settings timers may be running (they are stopped when opening settles).
+    private mutating func perform(_ effects: [SettingsOpening.Effect], timersRan: Bool, _ out: inout Effects) {
+        for effect in effects {
+            switch effect {
             case .call(let call, let attempt):
                 out.append(.evaluate(call.script(reportingTo: evidenceRules?.handlerName, attempt: attempt)))
             case .startWindow:

@@ -23,7 +23,8 @@ import Foundation
 ///   bridge ends the run with ``ConsentBridgeError/Code/privacySettingsNotOpened`` and consent unchanged. With no
 ///   candidates at all (a dialect whose opener is only a URL), the page has one window to show its UI.
 ///
-/// A pure value: the bridge feeds it what happened and carries out the ``Action``s it returns.
+/// A pure value, in the machine's vocabulary: the bridge feeds it what happened (``Input``) to ``handle(_:)`` and carries
+/// out the ``Effect``s it returns, in order.
 package struct SettingsOpening: Sendable, Hashable {
     /// What a call in the page reported (`open-settings.js`).
     package enum CallResult: String, Sendable, Hashable, CaseIterable {
@@ -39,13 +40,27 @@ package struct SettingsOpening: Sendable, Hashable {
         case shown
     }
 
+    /// What happened.
+    package enum Input: Sendable, Hashable {
+        /// The page became ready and its dialect is known: `candidates` are the calls to try, in order.
+        case start(candidates: [PrivacySettingsCall])
+        /// The CMP showed its UI (the evidence).
+        case uiShown
+        /// A call reported its result (`open-settings.js`), with the attempt number it was made as.
+        case callReported(CallResult, attempt: Int)
+        /// ``retryInterval`` passed since ``Effect/retryLater``.
+        case retryIntervalPassed
+        /// The opener's window (or, without an opener, the time to find one) ended after `seconds`.
+        case attemptWindowEnded(after: Double)
+    }
+
     /// What the bridge does next (in order).
-    package enum Action: Sendable, Hashable {
+    package enum Effect: Sendable, Hashable {
         /// Make `call` in the page as attempt `attempt` (reported back with that number).
         case call(PrivacySettingsCall, attempt: Int)
-        /// (Re)start the window of the opener: ``attemptWindowEnded(after:)`` when it ends.
+        /// (Re)start the window of the opener: ``Input/attemptWindowEnded(after:)`` when it ends.
         case startWindow
-        /// Call ``retry()`` after ``retryInterval``.
+        /// Feed ``Input/retryIntervalPassed`` after ``retryInterval``.
         case retryLater
         /// The CMP shows its UI; `by` names the call that opened it (or the page itself).
         case opened(by: String)
@@ -60,7 +75,7 @@ package struct SettingsOpening: Sendable, Hashable {
 
     /// Where opening is.
     package enum Progress: Sendable, Hashable {
-        /// ``start(candidates:)`` has not run; `uiShown`: the page showed its UI on its own meanwhile (then the start
+        /// ``Input/start(candidates:)`` has not come; `uiShown`: the page showed its UI on its own meanwhile (then the start
         /// opens without a call).
         case waiting(uiShown: Bool)
         /// Calls are made until the UI shows or no candidate is left.
@@ -69,7 +84,7 @@ package struct SettingsOpening: Sendable, Hashable {
         case settled
     }
 
-    /// The candidate calls, in order (set by ``start(candidates:)``).
+    /// The candidate calls, in order (set by ``Input/start(candidates:)``).
     package private(set) var candidates: [PrivacySettingsCall] = []
     /// Where opening is.
     package private(set) var progress = Progress.waiting(uiShown: false)
@@ -90,7 +105,7 @@ package struct SettingsOpening: Sendable, Hashable {
     /// Creates an opening; its candidates are given when it starts (the dialect may be known only then).
     package init() {}
 
-    /// Whether ``start(candidates:)`` ran.
+    /// Whether ``Input/start(candidates:)`` came.
     package var isStarted: Bool {
         if case .waiting = progress { return false }
         return true
@@ -99,8 +114,19 @@ package struct SettingsOpening: Sendable, Hashable {
     /// The run's timers that may be running (for cancelling them when the run ends).
     package var timersMayRun: Bool { progress == .underWay }
 
+    /// Takes in `input` and returns the effects, in order.
+    package mutating func handle(_ input: Input) -> [Effect] {
+        switch input {
+        case .start(let candidates): return start(candidates: candidates)
+        case .uiShown: return uiShown()
+        case .callReported(let result, let attempt): return callReported(result, attempt: attempt)
+        case .retryIntervalPassed: return retry()
+        case .attemptWindowEnded(let seconds): return attemptWindowEnded(after: seconds)
+        }
+    }
+
     /// The page became ready and its dialect is known: make the first call (or, when its UI already shows, open).
-    package mutating func start(candidates: [PrivacySettingsCall]) -> [Action] {
+    private mutating func start(candidates: [PrivacySettingsCall]) -> [Effect] {
         guard case .waiting(let uiShown) = progress else { return [] }
         progress = .underWay
         self.candidates = candidates
@@ -110,7 +136,7 @@ package struct SettingsOpening: Sendable, Hashable {
     }
 
     /// The CMP showed its UI.
-    package mutating func uiShown() -> [Action] {
+    private mutating func uiShown() -> [Effect] {
         switch progress {
         case .settled:
             return []
@@ -126,7 +152,7 @@ package struct SettingsOpening: Sendable, Hashable {
     }
 
     /// A call reported its result.
-    package mutating func callReported(_ result: CallResult, attempt: Int) -> [Action] {
+    private mutating func callReported(_ result: CallResult, attempt: Int) -> [Effect] {
         guard progress == .underWay, calls.indices.contains(attempt) else { return [] }
         let index = calls[attempt]
         let isLast = attempt == calls.count - 1
@@ -157,14 +183,14 @@ package struct SettingsOpening: Sendable, Hashable {
     }
 
     /// The retry interval passed: call the opener again, or look for one from the first candidate.
-    package mutating func retry() -> [Action] {
+    private mutating func retry() -> [Effect] {
         guard progress == .underWay, !lastCallPending else { return [] }
         if let opener { return [call(opener)] }
         return probe(from: 0)
     }
 
     /// The opener's window (or, without an opener, the time to find one) ended after `seconds`.
-    package mutating func attemptWindowEnded(after seconds: Double) -> [Action] {
+    private mutating func attemptWindowEnded(after seconds: Double) -> [Effect] {
         guard progress == .underWay else { return [] }
         guard let index = opener else { return [settle(.failed(reason: failureReason(after: seconds)))] }
         let name = candidates[index].name
@@ -178,14 +204,14 @@ package struct SettingsOpening: Sendable, Hashable {
     }
 
     /// Calls the first candidate from `index` that is not out; when none is left in this round, waits for the next.
-    private mutating func probe(from index: Int) -> [Action] {
+    private mutating func probe(from index: Int) -> [Effect] {
         if let next = candidates.indices.first(where: { $0 >= index && !out.contains($0) }) { return [call(next)] }
         if candidates.isEmpty { return [] }
         if out.count == candidates.count { return [settle(.failed(reason: failureReason(after: nil)))] }
         return [.retryLater]
     }
 
-    private mutating func call(_ index: Int) -> Action {
+    private mutating func call(_ index: Int) -> Effect {
         calls.append(index)
         lastCallPending = true
         return .call(candidates[index], attempt: calls.count - 1)
@@ -203,8 +229,8 @@ package struct SettingsOpening: Sendable, Hashable {
         return parts.joined(separator: "; ")
     }
 
-    private mutating func settle(_ action: Action) -> Action {
+    private mutating func settle(_ effect: Effect) -> Effect {
         progress = .settled
-        return action
+        return effect
     }
 }
