@@ -224,6 +224,12 @@ public struct ConsentStore: Sendable {
         storage.keys(ConsentStore.iabPrefixes).map(IABKey.init(rawValue:)).filter(\.isOwnedIABKey)
     }
 
-    private static let encoder = JSONEncoder()
+    /// Sorted keys: the same record always gives the same text, so that a report of the stored consent is seen to
+    /// change nothing (`isStored`).
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }()
     private static let decoder = JSONDecoder()
 }
