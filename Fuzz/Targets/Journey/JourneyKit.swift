@@ -1,0 +1,349 @@
+import Foundation
+
+// The journey target's ONE point of contact with the kit's API (Fuzz/Targets/Journey/JourneyTarget.swift decides
+// what happens, JourneyInvariants.swift checks the promises): how a presentation is made and told what UIKit did, how
+// a pre-warm is taken, how the gate decides, how the tracking client answers, how the app's lifecycle reaches the
+// kit. When the kit's API changes, this file changes; the journeys and the invariants do not.
+//
+// What the glue (WebCMPBridgeUI's ConsentViewController, which no Linux build compiles) does around the core is
+// played by `JourneyPresentation`, line for line with the glue of the same commit: it reports UIKit's facts to the
+// core's presentation lifecycle and performs its actions, and its run task holds it the way the glue's does.
+
+/// The fake clock: `now` moves only in `advance(by:)`, which fires what is due, in order (work scheduled by what
+/// fires, and due by then, fires in the same advance).
+@MainActor
+final class JourneyClock {
+    nonisolated(unsafe) private(set) var elapsed: TimeInterval = 0
+    private var pending: [(id: Int, due: TimeInterval, action: @MainActor @Sendable () -> Void)] = []
+    private var nextID = 0
+    nonisolated static let epoch = Date(timeIntervalSince1970: 1_750_000_000)
+
+    /// The kit's scheduler on this clock.
+    var scheduler: BridgeScheduler {
+        BridgeScheduler(
+            now: { [self] in JourneyClock.epoch + self.elapsed },
+            schedule: { [self] delay, action in
+                let id = self.nextID
+                self.nextID += 1
+                self.pending.append((id, self.elapsed + max(0, delay), action))
+                return ScheduledWork { [weak self] in self?.pending.removeAll { $0.id == id } }
+            })
+    }
+
+    var now: Date { Self.epoch + elapsed }
+    var pendingCount: Int { pending.count }
+
+    /// Moves time on by `seconds`, firing everything due by then in order of due time.
+    func advance(by seconds: TimeInterval, after each: () -> Void = {}) {
+        let target = elapsed + seconds
+        while let next = pending.indices.min(by: { pending[$0].due < pending[$1].due }), pending[next].due <= target {
+            let work = pending.remove(at: next)
+            elapsed = max(elapsed, work.due)
+            work.action()
+            each()
+        }
+        elapsed = target
+    }
+
+    func reset() {
+        pending.removeAll()
+        elapsed = 0
+    }
+}
+
+/// The fake web view: records loads, handlers, Settings openings; the journey posts messages through it.
+@MainActor
+final class JourneyWebView: CMPWebView {
+    var eventHandler: (@MainActor (WebViewEvent) -> Void)?
+    var navigationPolicy: (@MainActor (NavigationRequest) -> NavigationDecision)?
+    var handlers: Set<String> = []
+    var lastLoad: WebViewLoadID?
+    /// Set by the world: called on every Settings opening through the web view's own path.
+    var onOpenSettings: (@MainActor () -> Void)?
+    /// Whether the prewarmer (or the glue) released this web view.
+    var released = false
+
+    func load(_ url: URL, id: WebViewLoadID) { lastLoad = id }
+    func addUserScript(_ script: UserScript) {}
+    func removeAllUserScripts() {}
+    func evaluateJavaScript(_ source: String) {}
+    func addMessageHandler(named name: String) throws(ConsentBridgeError) { handlers.insert(name) }
+    func removeMessageHandler(named name: String) { handlers.remove(name) }
+    func openAppSettings() { onOpenSettings?() }
+
+    /// The page (generic TCF forwarder, handler `webcmpTCF`) posts `body` from the main frame of its own origin.
+    func post(_ body: String) {
+        guard handlers.contains("webcmpTCF") else { return }
+        eventHandler?(.message(ScriptMessage(
+            handlerName: "webcmpTCF", body: .json(body), isMainFrame: true, origin: "https://cmp.example.com")))
+    }
+
+    func send(_ event: WebViewEvent) { eventHandler?(event) }
+}
+
+/// The fake App Tracking Transparency client. `request()` never suspends (the journey runs synchronously): it answers
+/// at once the way iOS does — `.notDetermined` without a prompt while the app is inactive; otherwise, per journey, the
+/// answer at once (the alert answered instantly), or iOS 17.4's early `.denied` with the status still `.notDetermined`
+/// while the alert shows late (after `showDelay` active seconds) or never, and is answered `answerDelay` seconds after
+/// it showed. The alert on screen makes the app resign active; its answer makes it active again (the world does that).
+@MainActor
+final class JourneyTracking {
+    enum Alert: Equatable {
+        case none
+        /// Requested; shows after this many more seconds of active app, or never (`nil`).
+        case pending(showIn: TimeInterval?)
+        /// On screen; answered after this many more seconds.
+        case onScreen(answerIn: TimeInterval)
+    }
+    var status: TrackingAuthorizationStatus = .notDetermined
+    var answer: TrackingAuthorizationStatus = .authorized
+    var earlyDenied = false
+    var showDelay: TimeInterval? = 2
+    var answerDelay: TimeInterval = 3
+    var active = true
+    var alert: Alert = .none
+    var requests = 0
+
+    lazy var client = TrackingAuthorizer(
+        status: { [unowned self] in self.status },
+        request: { [unowned self] in self.request() },
+        waitUntilActive: {})
+
+    private func request() -> TrackingAuthorizationStatus {
+        requests += 1
+        guard active, status == .notDetermined else { return status }
+        if !earlyDenied {
+            status = answer
+            return answer
+        }
+        alert = .pending(showIn: showDelay)
+        return .denied
+    }
+
+    func reset() {
+        status = .notDetermined; answer = .authorized; earlyDenied = false; showDelay = 2; answerDelay = 3
+        active = true; alert = .none; requests = 0
+    }
+}
+
+/// One presentation of the consent UI, as the glue makes it: a lifecycle fed with UIKit's facts, the bridge and its
+/// web view, and the outcome handed to the app (`onFinish`).
+@MainActor
+final class JourneyPresentation: ConsentBridgeDelegate {
+    let bridge: ConsentBridge
+    let webView: JourneyWebView
+    let wasPrewarmed: Bool
+    var lifecycle = ConsentPresentationLifecycle()
+    var outcome = ConsentOutcome()
+    var runOutcome: ConsentOutcome?
+    /// Called with the outcome (the app's `onFinish`).
+    var onFinish: (@MainActor (ConsentOutcome) -> Void)?
+    /// Called when the presentation asks to be dismissed (the world decides when UIKit completes it).
+    var onDismissRequest: (@MainActor () -> Void)?
+    /// Every event the bridge reported, for the invariants.
+    var onEvent: (@MainActor (ConsentBridgeEvent) -> Void)?
+
+    init(bridge: ConsentBridge, webView: JourneyWebView, wasPrewarmed: Bool, early: [ConsentBridgeEvent]) {
+        self.bridge = bridge
+        self.webView = webView
+        self.wasPrewarmed = wasPrewarmed
+        bridge.delegate = self
+        for event in early { outcome.record(event) }
+    }
+
+    var phase: ConsentPresentationLifecycle.Phase { lifecycle.phase }
+
+    /// Whether UIKit may show this UI now: asked for and not yet gone.
+    var mayBeOnScreen: Bool { [.presenting, .shown, .covered].contains(lifecycle.phase) }
+
+    /// Whether the run of this presentation is over (the glue's run task returned).
+    var runIsOver: Bool { bridge.state == .invalidated }
+
+    func report(_ fact: ConsentPresentationLifecycle.Fact) {
+        for action in lifecycle.handle(fact) where !bridge.perform(action) {
+            switch action {
+            case .beginPresentation, .endPresentation, .coverPresentation, .uncoverPresentation, .confirmGate,
+                .releaseGate:
+                break
+            case .dismiss: onDismissRequest?()
+            case .release:
+                bridge.invalidate()
+                webView.released = true
+            case .deliverOutcome:
+                if let runOutcome { onFinish?(runOutcome) }
+            }
+        }
+    }
+
+    func runEnded() {
+        runOutcome = outcome
+        report(.runEnded)
+    }
+
+    func bridge(_ bridge: ConsentBridge, didReceive event: ConsentBridgeEvent) {
+        outcome.record(event)
+        onEvent?(event)
+        if case .uiFinished(let reason) = event { report(.pageFinished(closes: !reason.keepsErrorOnScreen)) }
+    }
+}
+
+/// The glue's run task (`Task { [weak self, bridge, adapter] in let outcome = await bridge.run(in: adapter); …
+/// self?.runEnded(outcome) }`): it outlives the controller and holds it as the glue does.
+@MainActor
+final class JourneyRunTask {
+    weak var presentation: JourneyPresentation?
+    let bridge: ConsentBridge
+    var done = false
+    init(_ presentation: JourneyPresentation) {
+        self.presentation = presentation
+        bridge = presentation.bridge
+    }
+    /// The run returned: hand the outcome to the controller, if it is still there.
+    func poll() {
+        guard !done, bridge.state == .invalidated else { return }
+        done = true
+        presentation?.runEnded()
+    }
+}
+
+/// The composed kit of one journey: the store, the clock, the tracking client, the prewarmer, the presentations.
+@MainActor
+final class JourneyKit {
+    let clock = JourneyClock()
+    let tracking = JourneyTracking()
+    let storage: KeyValueStorage
+    var store: ConsentStore
+    var configuration: BridgeConfiguration
+    var consentRequired = true
+    var migrationEnabled = true
+    private(set) var prewarmer: ConsentPrewarmer<JourneyWebView>!
+    var runTasks: [JourneyRunTask] = []
+    var makeWebView: () -> JourneyWebView = { JourneyWebView() }
+
+    init() {
+        storage = .inMemory()
+        store = ConsentStore(storage: storage)
+        configuration = BridgeConfiguration(
+            cmpURL: URL(string: "https://cmp.example.com/")!, dialect: .tcf, readyTimeout: 30)
+        prewarmer = makePrewarmer()
+    }
+
+    private func makePrewarmer() -> ConsentPrewarmer<JourneyWebView> {
+        ConsentPrewarmer<JourneyWebView>(scheduler: clock.scheduler, release: { $0.released = true })
+    }
+
+    /// A new journey: empty storage (`previousSDK` seeds a previous SDK's IAB keys), the configuration's options.
+    func reset(tracking policy: TrackingPolicy, migration: Bool, consentRequired: Bool, previousSDK: String?) {
+        runTasks.removeAll()
+        prewarmer = makePrewarmer()
+        clock.reset()
+        tracking.reset()
+        try? storage.write([:], storage.keys([""]))
+        if let previousSDK {
+            try? storage.write(["IABTCF_TCString": .string(previousSDK), "IABTCF_gdprApplies": .int(1)], [])
+        }
+        store = ConsentStore(storage: storage)
+        store.historyMaximumEntries = 3
+        configuration.tracking = policy
+        configuration.migration = ConsentMigration(isEnabled: migration)
+        migrationEnabled = migration
+        self.consentRequired = consentRequired
+    }
+
+    /// Whether the store's history entry says the user chose (what the kit records for a user's choice).
+    func saysUserChose(_ entry: ConsentHistoryEntry) -> Bool { entry.cause == .cmpPage }
+
+    /// Whether the stored history holds an entry a migration made.
+    func historyHasMigration() -> Bool { store.consentHistory().contains { $0.cause == .migration } }
+
+    // MARK: Presenting
+
+    /// A new presentation, with the pre-warmed bridge when `takePrewarm` and one matches, else a new one, started.
+    func makePresentation(takePrewarm: Bool) -> JourneyPresentation {
+        if takePrewarm, let prewarmed = prewarmer.take(
+            matching: configuration, store: store, trackingAuthorizer: tracking.client) {
+            let presentation = JourneyPresentation(
+                bridge: prewarmed.bridge, webView: prewarmed.webView, wasPrewarmed: true,
+                early: prewarmed.eventsBeforePresentation)
+            runTasks.append(JourneyRunTask(presentation))
+            return presentation
+        }
+        let webView = makeWebView()
+        let bridge = ConsentBridge(
+            configuration: configuration, store: store, scheduler: clock.scheduler,
+            trackingAuthorizer: tracking.client)
+        let presentation = JourneyPresentation(bridge: bridge, webView: webView, wasPrewarmed: false, early: [])
+        bridge.attach(to: webView)
+        bridge.start()
+        runTasks.append(JourneyRunTask(presentation))
+        return presentation
+    }
+
+    /// `present(from:)`: asks UIKit to present it (`false`: refused, as the glue refuses a second present).
+    @discardableResult
+    func present(_ presentation: JourneyPresentation) -> Bool {
+        guard presentation.lifecycle.phase == .idle else {
+            presentation.report(.presentationRefused)
+            return false
+        }
+        presentation.report(.willPresent)
+        return true
+    }
+
+    /// What UIKit reported about the presentation.
+    func shown(_ p: JourneyPresentation) { p.report(.shown) }
+    func covered(_ p: JourneyPresentation) { p.report(.covered) }
+    func uncovered(_ p: JourneyPresentation) { p.report(.uncovered) }
+    func dismissed(_ p: JourneyPresentation) { p.report(.dismissed) }
+    func removedFromParent(_ p: JourneyPresentation) { p.report(.removedFromParent) }
+    /// The screen was torn down without a dismissal (the window's root replaced, the scene closed): the glue sees a
+    /// disappearance that is neither a dismissal nor a removal from the parent.
+    func tornDown(_ p: JourneyPresentation) { p.report(.covered) }
+    func closeTapped(_ p: JourneyPresentation) { p.report(.closeRequested) }
+
+    // MARK: Pre-warming
+
+    @discardableResult
+    func prewarm() -> Bool {
+        prewarmer.prewarm(configuration: configuration, store: store, trackingAuthorizer: tracking.client) {
+            makeWebView()
+        }
+    }
+    func releasePrewarm() { prewarmer.releasePrewarmed() }
+    func memoryWarning() { prewarmer.didReceiveMemoryWarning() }
+    var isPrewarmed: Bool { prewarmer.isPrewarmed }
+
+    // MARK: The app's lifecycle
+
+    /// The app's lifecycle event, as every live web view's adapter reports it.
+    func lifecycle(_ event: AppLifecycleEvent, webViews: [JourneyWebView]) {
+        for webView in webViews { webView.send(.appLifecycle(event)) }
+        if event == .didBecomeActive || event == .willEnterForeground { prewarmer.sceneActivated() }
+    }
+
+    // MARK: The gate
+
+    /// What a `ConsentGate.wait` waiting now would resume with (`nil`: it waits on).
+    func gateDecision() -> ConsentGateOutcome? {
+        ConsentGate(store: store, expiry: configuration.expiry, consentRequired: consentRequired).decide(now: clock.now)
+    }
+
+    // MARK: After each step
+
+    /// Lets the kit's tasks and notices run (their first jobs run when the main queue drains), and the glue's run
+    /// tasks see their runs' ends.
+    func settle() {
+        drainMainQueue()
+        for task in runTasks { task.poll() }
+        runTasks.removeAll { $0.done }
+    }
+}
+
+@_silgen_name("_dispatch_main_queue_callback_4CF")
+private func _dispatchMainQueueCallback(_ message: UnsafeMutableRawPointer?)
+
+/// Runs the jobs on the main queue (the kit's `Task { @MainActor … }` bodies up to their first suspension).
+@MainActor
+func drainMainQueue() {
+    _dispatchMainQueueCallback(nil)
+}
