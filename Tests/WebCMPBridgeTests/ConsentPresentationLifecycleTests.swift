@@ -9,11 +9,11 @@ import Testing
 @Suite struct ConsentPresentationLifecycleTests {
     typealias Lifecycle = ConsentPresentationLifecycle
     typealias Phase = Lifecycle.Phase
-    typealias Fact = Lifecycle.Fact
-    typealias Action = Lifecycle.Action
+    typealias Input = Lifecycle.Input
+    typealias Effect = Lifecycle.Effect
 
     /// The facts that lead a presentation UIKit presents (it holds the gate) into each phase.
-    static let setups: [Phase: [Fact]] = [
+    static let setups: [Phase: [Input]] = [
         .idle: [],
         .presenting: [.willPresent],
         .shown: [.willPresent, .shown],
@@ -23,7 +23,7 @@ import Testing
     ]
 
     /// Every fact in every phase: the actions of that fact and the phase it leaves.
-    static let table: [Phase: [Fact: ([Action], Phase)]] = [
+    static let table: [Phase: [Input: ([Effect], Phase)]] = [
         .idle: [
             .willPresent: ([], .presenting),
             .presentationRefused: ([.release], .released),
@@ -36,6 +36,8 @@ import Testing
             .pageFinished(closes: false): ([], .idle),
             .closeRequested: ([], .idle),
             .runEnded: ([], .idle),
+            .presentAgain: ([], .idle),
+            .tornDown: ([.release], .released),
         ],
         .presenting: [
             .willPresent: ([], .presenting),
@@ -49,6 +51,8 @@ import Testing
             .pageFinished(closes: false): ([], .presenting),
             .closeRequested: ([], .presenting),
             .runEnded: ([], .presenting),
+            .presentAgain: ([], .presenting),
+            .tornDown: ([.releaseGate, .release], .released),
         ],
         .shown: [
             .willPresent: ([], .shown),
@@ -62,6 +66,8 @@ import Testing
             .pageFinished(closes: false): ([], .shown),   // an error stays on screen with its Close button
             .closeRequested: ([.dismiss], .shown),
             .runEnded: ([], .shown),   // the outcome waits until the UI is gone
+            .presentAgain: ([], .shown),   // a double tap never tears it down
+            .tornDown: ([.endPresentation, .releaseGate], .ended),
         ],
         .covered: [
             .willPresent: ([], .covered),
@@ -75,6 +81,8 @@ import Testing
             .pageFinished(closes: false): ([], .covered),
             .closeRequested: ([], .covered),
             .runEnded: ([], .covered),
+            .presentAgain: ([], .covered),
+            .tornDown: ([.endPresentation, .releaseGate], .ended),   // the screen went away under it: the run ends
         ],
         .ended: [
             .willPresent: ([], .ended),
@@ -88,6 +96,8 @@ import Testing
             .pageFinished(closes: false): ([], .ended),
             .closeRequested: ([], .ended),
             .runEnded: ([.deliverOutcome], .ended),
+            .presentAgain: ([], .ended),
+            .tornDown: ([], .ended),
         ],
         .released: [
             .willPresent: ([], .released),
@@ -101,6 +111,8 @@ import Testing
             .pageFinished(closes: false): ([], .released),
             .closeRequested: ([], .released),
             .runEnded: ([], .released),   // never shown: no outcome
+            .presentAgain: ([], .released),
+            .tornDown: ([], .released),
         ],
     ]
 
@@ -115,8 +127,8 @@ import Testing
         for phase in Phase.allCases {
             #expect(Self.lifecycle(in: phase).phase == phase, "setup of \(phase)")
             let row = Self.table[phase] ?? [:]
-            #expect(Set(row.keys) == Set(Fact.allCases), "\(phase) lists every fact")
-            for fact in Fact.allCases {
+            #expect(Set(row.keys) == Set(Input.allCases), "\(phase) lists every fact")
+            for fact in Input.allCases {
                 guard let (actions, next) = row[fact] else { continue }
                 var lifecycle = Self.lifecycle(in: phase)
                 #expect(lifecycle.handle(fact) == actions, "\(fact) in \(phase)")
@@ -183,14 +195,14 @@ import Testing
     @MainActor final class Glue {
         var lifecycle: ConsentPresentationLifecycle
         let bridge: ConsentBridge
-        var others: [ConsentPresentationLifecycle.Action] = []
+        var others: [ConsentPresentationLifecycle.Effect] = []
 
         init(_ bridge: ConsentBridge, closesItself: Bool) {
             self.bridge = bridge
             lifecycle = ConsentPresentationLifecycle(closesItself: closesItself)
         }
 
-        func report(_ fact: ConsentPresentationLifecycle.Fact) {
+        func report(_ fact: ConsentPresentationLifecycle.Input) {
             for action in lifecycle.handle(fact) where !bridge.perform(action) {
                 switch action {
                 case .release: bridge.invalidate()

@@ -6,8 +6,8 @@ import Testing
 /// Table tests of ``ConsentPromptRequests``: every fact from every sheet state, requested or not.
 @Suite struct ConsentPromptRequestsTests {
     typealias Requests = ConsentPromptRequests
-    typealias Fact = Requests.Fact
-    typealias Action = Requests.Action
+    typealias Input = Requests.Input
+    typealias Effect = Requests.Effect
     typealias Sheet = Requests.Sheet
 
     struct State: Hashable, CustomStringConvertible {
@@ -17,7 +17,7 @@ import Testing
     }
 
     /// The facts that lead into each reachable state.
-    static let setups: [State: [Fact]] = [
+    static let setups: [State: [Input]] = [
         State(requested: false, sheet: .none): [],
         State(requested: true, sheet: .beginning): [.requested],
         State(requested: true, sheet: .up): [.requested, .began],
@@ -26,7 +26,7 @@ import Testing
         State(requested: false, sheet: .beginning): [.requested, .withdrawn],
     ]
 
-    static let table: [State: [Fact: ([Action], State)]] = {
+    static let table: [State: [Input: ([Effect], State)]] = {
         let none = State(requested: false, sheet: .none)
         let beginning = State(requested: true, sheet: .beginning)
         let up = State(requested: true, sheet: .up)
@@ -73,7 +73,7 @@ import Testing
         for (state, row) in Self.table {
             let start = Self.requests(in: state)
             #expect(State(requested: start.isRequested, sheet: start.sheet) == state, "setup of \(state)")
-            #expect(Set(row.keys) == Set(Fact.allCases), "\(state) lists every fact")
+            #expect(Set(row.keys) == Set(Input.allCases), "\(state) lists every fact")
             for (fact, (actions, next)) in row {
                 var requests = start
                 #expect(requests.handle(fact) == actions, "\(fact) in \(state)")

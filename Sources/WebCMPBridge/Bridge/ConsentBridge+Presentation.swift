@@ -29,11 +29,11 @@ extension ConsentBridge {
         handle(.presentationUncovered)
     }
 
-    /// Carries out the bridge's part of an action of ``ConsentPresentationLifecycle`` (begin, end, cover, uncover the
-    /// presentation) and returns `true`; returns `false` for the UI's own actions (the gate, dismissal, release, the
-    /// outcome), which the UI performs. The one mapping the UIKit and SwiftUI glue and the tests use.
-    package func perform(_ action: ConsentPresentationLifecycle.Action) -> Bool {
-        switch action {
+    /// Carries out the bridge's part of an effect of ``ConsentPresentationLifecycle`` (begin, end, cover, uncover the
+    /// presentation) and returns `true`; returns `false` for the others (the gate, dismissal, release, the outcome),
+    /// which ``ConsentSession`` performs. The one mapping the session and the tests use.
+    package func perform(_ effect: ConsentPresentationLifecycle.Effect) -> Bool {
+        switch effect {
         case .beginPresentation: beginPresentation()
         case .endPresentation: endPresentation()
         case .coverPresentation: coverPresentation()

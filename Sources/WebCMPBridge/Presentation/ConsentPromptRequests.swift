@@ -3,29 +3,29 @@ import Foundation
 /// The requests of one `.consentPrompt` (WebCMPBridgeUI) and its sheet: the modifier reports its binding and the
 /// sheet's fate, and performs what this value answers. A pure value, table-tested.
 ///
-/// - A request while no sheet is up begins a presentation (``Action/begin``); a refused one resets the binding.
+/// - A request while no sheet is up begins a presentation (``Effect/begin``); a refused one resets the binding.
 /// - A request while the previous sheet is still closing (its binding went to `false`, its `onDismiss` has not come
 ///   yet) is not dropped: it is asked again once the sheet is gone, while it is still requested. Until then the sheet
 ///   is not shown (``showsSheet``), so SwiftUI never sees a sheet that is both closing and requested.
-/// - A request withdrawn while a sheet is up asks the presentation to end if it never showed (``Action/withdraw``):
+/// - A request withdrawn while a sheet is up asks the presentation to end if it never showed (``Effect/withdraw``):
 ///   SwiftUI calls no `onDismiss` for a sheet it never presented.
 package struct ConsentPromptRequests: Sendable, Hashable {
     /// What the modifier reported.
-    package enum Fact: Sendable, Hashable, CaseIterable {
+    package enum Input: Sendable, Hashable, CaseIterable {
         /// The binding became `true`.
         case requested
         /// The binding became `false`.
         case withdrawn
-        /// The presentation ``Action/begin`` asked for began (the gate was free).
+        /// The presentation ``Effect/begin`` asked for began (the gate was free).
         case began
-        /// The presentation ``Action/begin`` asked for was refused (another consent UI is up).
+        /// The presentation ``Effect/begin`` asked for was refused (another consent UI is up).
         case refused
         /// The sheet is gone: its `onDismiss`, or a presentation that ended without ever showing.
         case sheetGone
     }
 
     /// What the modifier does.
-    package enum Action: Sendable, Hashable {
+    package enum Effect: Sendable, Hashable {
         /// Begin a presentation (take the gate, make or take the bridge).
         case begin
         /// End the presentation if its sheet never showed.
@@ -57,9 +57,9 @@ package struct ConsentPromptRequests: Sendable, Hashable {
     /// Whether SwiftUI is to show the sheet now.
     package var showsSheet: Bool { isRequested && sheet == .up }
 
-    /// Takes one fact in and answers what to do.
-    package mutating func handle(_ fact: Fact) -> [Action] {
-        switch fact {
+    /// Takes one input in and answers what to do.
+    package mutating func handle(_ input: Input) -> [Effect] {
+        switch input {
         case .requested:
             isRequested = true
             guard sheet == .none else { return [] }

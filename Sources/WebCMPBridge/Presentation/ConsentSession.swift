@@ -1,0 +1,235 @@
+import Foundation
+
+/// One consent run, held from its presentation to its outcome, tracking prompt included: the one owner of the run
+/// that `ConsentViewController`, `.consentPrompt`, `ConsentWebView` and `ConsentWebPageView` (WebCMPBridgeUI) report
+/// to. Those views only report what UIKit or SwiftUI told them (``Input``, through ``report(_:)``) and perform the UI
+/// effects the session asks of them (``onDismiss``, the events in ``onEvent``); every decision is the session's and
+/// its ``ConsentPresentationLifecycle``'s.
+///
+/// The session owns:
+/// - the bridge and its web view, and the run: ``start()`` attaches the bridge and holds the run's task strongly;
+/// - the ``ConsentPresentationLifecycle`` value and the presentation gate's token (``requestPresentation(allowed:)``);
+/// - the delivery of the ``ConsentOutcome`` to ``onFinish``: exactly once, after the run has ended (a tracking prompt
+///   included: the run ends after it) **and** the UI is gone.
+///
+/// It keeps itself alive from the moment its presentation was asked for or shown until it delivered its outcome or
+/// released its presentation: nothing that delivers the outcome hangs off a view that UIKit or SwiftUI may release
+/// first (a SwiftUI sheet torn down before the tracking prompt was answered, an app that keeps no reference to its
+/// controller).
+///
+/// A pre-warmed bridge whose handover was released before the session started (`ConsentPrewarmer`'s handover time
+/// passed: its handlers are gone) is never shown dead: ``start()`` makes a fresh bridge for the same configuration,
+/// store and tracking client, in a fresh web view (`makeWebView`).
+@MainActor
+package final class ConsentSession<WebView: CMPWebView>: ConsentBridgeDelegate {
+    /// What a view reports.
+    package typealias Input = ConsentPresentationLifecycle.Input
+
+    /// The bridge of the run (a fresh one when a released pre-warm was handed in; see the type's notes).
+    package private(set) var bridge: ConsentBridge
+    /// The web view the run shows.
+    package private(set) var webView: WebView
+    /// Called once with the run's outcome, after the run has ended and the UI is gone.
+    package var onFinish: ((ConsentOutcome) -> Void)?
+    /// The view's handler of the bridge's events (it shows readiness and errors). Events that arrive while it is `nil`
+    /// (a pre-warmed page's, or before the view loaded) are kept and delivered, in order, when it is set.
+    package var onEvent: ((ConsentBridgeEvent) -> Void)? {
+        didSet { flushEvents() }
+    }
+    /// The view's dismissal: UIKit's `dismiss(animated:)`, or the SwiftUI host's binding.
+    package var onDismiss: (() -> Void)?
+    /// The run's outcome, once the run ended.
+    package private(set) var outcome: ConsentOutcome?
+    /// Whether the outcome was delivered to ``onFinish``.
+    package private(set) var hasDelivered = false
+    /// Whether an error ended the page and stays on screen with a Close button (``UIFinishReason/keepsErrorOnScreen``
+    /// after a ``ConsentBridgeEvent/failed(_:)``).
+    package private(set) var showsError = false
+    /// Whether ``start()`` replaced a released (invalidated) bridge by a fresh one.
+    package private(set) var replacedReleasedPrewarm = false
+
+    private var lifecycle: ConsentPresentationLifecycle
+    private let gate: PresentationGate?
+    private var gateToken: PresentationGate.Token?
+    private let makeWebView: @MainActor () -> WebView
+    private let runEnded: @MainActor (WebView) -> Void
+    private let release: @MainActor (WebView) -> Void
+    private var pendingEvents: [ConsentBridgeEvent] = []
+    private var runTask: Task<Void, Never>?
+    /// The session itself while it must outlive its view: from the request (or the first showing) until it delivered
+    /// its outcome or released its presentation.
+    private var keepAlive: ConsentSession?
+
+    /// A session over `bridge` shown in `webView`.
+    /// - Parameters:
+    ///   - eventsBeforePresentation: what a pre-warmed bridge reported before it was handed over (delivered first).
+    ///   - closesItself: whether the UI closes itself when the page is finished (see
+    ///     ``ConsentPresentationLifecycle/closesItself``).
+    ///   - endsOnClose: an embedded UI nothing can close (``ConsentPresentationLifecycle/endsOnClose``).
+    ///   - gate: the presentation gate a presented UI takes (``requestPresentation(allowed:)``); `nil`: none.
+    ///   - makeWebView: a fresh web view, for a fresh bridge that replaces a released pre-warm.
+    ///   - runEnded: what to do with the web view once the run is over (the glue invalidates its adapter).
+    ///   - release: what to do with the web view of a presentation that never showed (leave its window, invalidate).
+    package init(
+        bridge: ConsentBridge, webView: WebView, eventsBeforePresentation: [ConsentBridgeEvent] = [],
+        closesItself: Bool = true, endsOnClose: Bool = false, gate: PresentationGate? = nil,
+        makeWebView: @escaping @MainActor () -> WebView,
+        runEnded: @escaping @MainActor (WebView) -> Void = { _ in },
+        release: @escaping @MainActor (WebView) -> Void = { _ in }
+    ) {
+        self.bridge = bridge
+        self.webView = webView
+        lifecycle = ConsentPresentationLifecycle(closesItself: closesItself, endsOnClose: endsOnClose)
+        self.gate = gate
+        self.makeWebView = makeWebView
+        self.runEnded = runEnded
+        self.release = release
+        // From now on: an event between the handover and the view is kept, not lost.
+        bridge.delegate = self
+        for event in eventsBeforePresentation { receive(event) }
+    }
+
+    /// Where the presentation is.
+    package var phase: ConsentPresentationLifecycle.Phase { lifecycle.phase }
+
+    /// Whether the UI closes itself when the page is finished.
+    package var closesItself: Bool {
+        get { lifecycle.closesItself }
+        set { lifecycle.closesItself = newValue }
+    }
+
+    /// Whether the run was started (``start()``).
+    package var isStarted: Bool { runTask != nil }
+
+    /// Asks to present the UI: `allowed` says whether every precondition of the platform held (for UIKit: the
+    /// presenter in a window, not presenting, no transition under way). Returns whether the view may present now.
+    ///
+    /// - While this session's UI is presenting, shown or covered (a double tap), the request is
+    ///   ``ConsentPresentationLifecycle/Input/presentAgain``: refused, and the UI on screen is left as it is.
+    /// - Otherwise, when a precondition fails or another consent UI holds the gate, the presentation is refused and
+    ///   released (``ConsentPresentationLifecycle/Input/presentationRefused``): make a new session to try again.
+    package func requestPresentation(allowed: Bool) -> Bool {
+        switch phase {
+        case .presenting, .shown, .covered:
+            report(.presentAgain)
+            return false
+        case .ended, .released:
+            return false
+        case .idle:
+            break
+        }
+        guard allowed else {
+            report(.presentationRefused)
+            return false
+        }
+        if let gate {
+            guard let token = gate.begin(owner: self) else {
+                report(.presentationRefused)
+                return false
+            }
+            gateToken = token
+        }
+        report(.willPresent)
+        return true
+    }
+
+    /// Starts the run: attaches the bridge to the web view (a pre-warmed one is attached already) and waits, in a task
+    /// the session holds, until the run is over. A pre-warm released before this call is replaced by a fresh bridge in
+    /// a fresh web view (see the type's notes). Calling it again does nothing.
+    package func start() {
+        guard runTask == nil, phase != .released else { return }
+        if bridge.state == .invalidated { replaceReleasedPrewarm() }
+        let bridge = bridge
+        let webView = webView
+        // Attached now, not when the task first runs: a showing reported right after this call reaches an attached
+        // bridge. The run's own attach is then a no-op.
+        bridge.attach(to: webView)
+        runTask = Task { @MainActor in
+            let outcome = await bridge.run(in: webView)
+            self.runEnded(webView)
+            self.runDidEnd(outcome)
+        }
+    }
+
+    /// Tells the session what UIKit or SwiftUI reported, and performs what its lifecycle answers.
+    package func report(_ input: Input) {
+        if input == .willPresent || input == .shown, phase == .idle || phase == .presenting {
+            keepAlive = self
+        }
+        for effect in lifecycle.handle(input) where !bridge.perform(effect) {
+            switch effect {
+            case .beginPresentation, .endPresentation, .coverPresentation, .uncoverPresentation:
+                break   // the bridge's part, performed above
+            case .confirmGate:
+                gate?.confirm(gateToken)
+            case .releaseGate:
+                gate?.end(gateToken)
+                gateToken = nil
+            case .dismiss:
+                onDismiss?()
+            case .release:
+                runTask?.cancel()
+                bridge.invalidate()
+                release(webView)
+                keepAlive = nil
+            case .deliverOutcome:
+                deliver()
+            }
+        }
+    }
+
+    // MARK: ConsentBridgeDelegate
+
+    /// Hands the event to the view (or keeps it until the view listens), then reports a finished page.
+    package func bridge(_ bridge: ConsentBridge, didReceive event: ConsentBridgeEvent) {
+        guard bridge === self.bridge else { return }
+        receive(event)
+    }
+
+    private func receive(_ event: ConsentBridgeEvent) {
+        if case .failed = event { showsError = true }
+        pendingEvents.append(event)
+        flushEvents()
+        // An error stays on screen (with Close) until the person closes it; any other end closes the UI.
+        if case .uiFinished(let reason) = event {
+            report(.pageFinished(closes: !(reason.keepsErrorOnScreen && showsError)))
+        }
+    }
+
+    private func flushEvents() {
+        guard let onEvent else { return }
+        while !pendingEvents.isEmpty {
+            onEvent(pendingEvents.removeFirst())
+        }
+    }
+
+    private func runDidEnd(_ outcome: ConsentOutcome) {
+        self.outcome = outcome
+        report(.runEnded)
+        // A run that ended while nothing was ever asked for or shown has nobody to deliver to.
+        if phase == .idle { keepAlive = nil }
+    }
+
+    private func deliver() {
+        guard let outcome, !hasDelivered else { return }
+        hasDelivered = true
+        keepAlive = nil
+        onFinish?(outcome)
+    }
+
+    /// A pre-warm whose handover was released (its bridge invalidated, its handlers gone): the same request again, in
+    /// a fresh web view; what the released one reported is dropped.
+    private func replaceReleasedPrewarm() {
+        release(webView)
+        let old = bridge
+        old.delegate = nil
+        bridge = ConsentBridge(
+            configuration: old.configuration, store: old.store, scheduler: old.scheduler,
+            trackingAuthorizer: old.trackingAuthorizer)
+        webView = makeWebView()
+        bridge.delegate = self
+        pendingEvents.removeAll()
+        showsError = false
+        replacedReleasedPrewarm = true
+    }
+}
