@@ -33,8 +33,9 @@ import Foundation
 //   their configured durations;
 // - the app's lifecycle (UIKit's four notifications) and a covered UI: only armed timers are cancelled, paused or
 //   resumed; after every step the armed timers are paused exactly while the app is in the background or a presented
-//   UI is covered (the harness's own model), and a paused timer never fires; the tracking status is read again only
-//   at an activation or when the settle timer fires.
+//   UI is covered, and the tracking prompt's settle window exactly while the app is inactive (the harness's own
+//   model), and a paused timer never fires; the tracking status is read again only at an activation or when the
+//   settle timer fires.
 
 /// How many steps of a sequence run at most: the flows that reach the machine's deepest phases (tracking after a
 /// GPP-finished UI, settings candidates, fallback after a redirect; the `machine-*` seeds) take 4 to 9 steps, so 24
@@ -100,7 +101,7 @@ private let fuzzSetups: [FuzzSetup] = {
                                 .ready: configuration.readyTimeout, .finishDelay: configuration.finishDelay,
                                 .settingsAttempt: configuration.settingsAttemptTimeout,
                                 .settingsRetry: SettingsOpening.retryInterval,
-                                .trackingSettle: BridgeMachine.trackingSettleTimeout,
+                                .trackingSettle: TrackingPrompt.settleWindow,
                             ]))
                     }
                 }
@@ -292,8 +293,10 @@ private struct MachineHarness {
     /// The timers scheduled and not yet fired or cancelled, and those of them paused.
     var scheduled: Set<BridgeMachine.Timer> = []
     var paused: Set<BridgeMachine.Timer> = []
-    /// The model of what pauses timers: the app in the background, a presented UI covered.
+    /// The model of what pauses timers: the app in the background, a presented UI covered; the tracking prompt's
+    /// settle window pauses while the app is inactive.
     var inBackground = false
+    var inactive = false
     var presented = false
     var covered = false
     /// Whether the machine waits for an active app, or for a tracking answer.
@@ -331,11 +334,12 @@ private struct MachineHarness {
     /// Whether the run is live: started, the UI not finished, not detached.
     var isLive: Bool { started && uiFinishedCount == 0 && !detached }
 
-    /// Armed timers are paused exactly while the app is in the background or a presented UI is covered.
+    /// Armed timers are paused exactly while the app is in the background or a presented UI is covered; the tracking
+    /// prompt's settle window exactly while the app is inactive.
     func checkPausedTimers() {
         guard !detached else { return }
-        fuzzCheck(paused == (inBackground || covered ? scheduled : []),
-                  "paused \(paused) of \(scheduled), background \(inBackground), covered \(covered)")
+        fuzzCheck(paused == scheduled.filter { pauses($0) },
+                  "paused \(paused) of \(scheduled), background \(inBackground), covered \(covered), inactive \(inactive)")
     }
 
     /// Decodes and performs one step; returns the bytes it used.
@@ -377,6 +381,8 @@ private struct MachineHarness {
                 let event = AppLifecycleEvent.allCases[lifecycle]
                 if event == .didEnterBackground { inBackground = true }
                 if event == .willEnterForeground || event == .didBecomeActive { inBackground = false }
+                if event == .willResignActive || event == .didEnterBackground { inactive = true }
+                if event == .didBecomeActive { inactive = false }
                 feed(.webView(.appLifecycle(event)), .lifecycle(event))
             case 4:
                 if presented { covered = true }
@@ -527,6 +533,11 @@ private struct MachineHarness {
         fuzzCheck(effects.isEmpty, "a redirect of load \(load) after load #\(lastLoad) had effects: \(effects)")
     }
 
+    /// Whether the harness's model pauses `timer` now.
+    func pauses(_ timer: BridgeMachine.Timer) -> Bool {
+        timer == .trackingSettle ? inactive : inBackground || covered
+    }
+
     /// Feeds `input` and performs its effects in order, as the runner does.
     mutating func feed(_ input: BridgeMachine.Input, _ context: Context) {
         let effects = machine.handle(input)
@@ -580,11 +591,11 @@ private struct MachineHarness {
             paused.remove(timer)
         case .pause(let timer):
             fuzzCheck(scheduled.contains(timer) && !paused.contains(timer), "\(timer) paused but not running")
-            fuzzCheck(inBackground || covered, "\(timer) paused in the foreground, uncovered")
+            fuzzCheck(pauses(timer), "\(timer) paused while nothing pauses it")
             paused.insert(timer)
         case .resume(let timer):
             fuzzCheck(paused.contains(timer), "\(timer) resumed but not paused")
-            fuzzCheck(!inBackground && !covered, "\(timer) resumed in the background or covered")
+            fuzzCheck(!pauses(timer), "\(timer) resumed while it is to be paused")
             paused.remove(timer)
         case .readTrackingStatus:
             switch context {

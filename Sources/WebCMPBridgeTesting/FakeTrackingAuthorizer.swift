@@ -1,33 +1,59 @@
 import WebCMPBridge
 
 /// An App Tracking Transparency client for tests: a settable status and answer, an app that can be inactive, and the
-/// iOS 17.4 behaviour of answering `.denied` while the alert is still up (``settlesStatusOnRequest``).
+/// ways the system's alert behaves (``Prompt``): answered before the request returns, shown as the request is made
+/// (the app resigns active until it is answered), shown late (iOS 17.4 and later answer `.denied` first), or never
+/// shown.
 ///
 /// ```swift
 /// let tracking = FakeTrackingAuthorizer()
-/// tracking.active = false            // the app is in the background: the bridge waits
+/// tracking.prompt = .showsLate
+/// tracking.lifecycle = webView        // the alert makes the app resign active, as UIKit reports it
 /// let bridge = ConsentBridge(configuration: configuration, store: store, trackingAuthorizer: tracking.client)
-/// tracking.becomeActive()
+/// // … the user saves; the request answers `.denied` at once …
+/// tracking.showPrompt()               // the alert appears: willResignActive
+/// tracking.answerPrompt(.authorized)  // the user allows tracking: didBecomeActive
 /// ```
 @MainActor
 public final class FakeTrackingAuthorizer {
+    /// How the system's alert behaves when a request is made.
+    public enum Prompt: Sendable, Hashable {
+        /// The request returns ``answer`` and the status is set to it, with no lifecycle events (the default).
+        case answersAtOnce
+        /// The alert shows as the request is made: the app resigns active, and the request returns only when the test
+        /// answers it (``answerPrompt(_:)``: the status is set, the app becomes active again).
+        case showsAtRequest
+        /// iOS 17.4 and later: the request returns `.denied` at once while the status still reads `.notDetermined`;
+        /// the alert shows later (``showPrompt()``: the app resigns active) and is answered with
+        /// ``answerPrompt(_:)``.
+        case showsLate
+        /// The request returns `.denied` at once, the status stays `.notDetermined`, no alert shows and the app stays
+        /// active (another permission alert was pending, as Apple documents; or the system suppressed it).
+        case neverShows
+    }
+
     /// What ``TrackingAuthorizer/status`` reads.
     public var status: TrackingAuthorizationStatus = .notDetermined
-    /// What a request answers.
+    /// What a request answers with ``Prompt/answersAtOnce``.
     public var answer: TrackingAuthorizationStatus = .authorized
-    /// Whether a request sets ``status`` to ``answer``. `false` reproduces iOS 17.4: the request returns while its
-    /// alert is still on screen, the status still reads `.notDetermined`, and the app is inactive until the alert goes
-    /// away (``becomeActive()``; set ``status`` to the user's answer first).
-    public var settlesStatusOnRequest = true
-    /// How many requests were made (prompts shown).
+    /// How the alert behaves (default ``Prompt/answersAtOnce``).
+    public var prompt = Prompt.answersAtOnce
+    /// The web view that reports the app's lifecycle to the bridge: the alert's `willResignActive` and
+    /// `didBecomeActive` are reported through it, as UIKit posts them to every observer. `nil`: none is reported.
+    public var lifecycle: FakeWebView?
+    /// How many requests were made.
     public private(set) var requests = 0
+    /// Whether the alert is on screen (from ``showPrompt()``, or a ``Prompt/showsAtRequest`` request, until
+    /// ``answerPrompt(_:)``).
+    public private(set) var promptOnScreen = false
     /// Whether the app is active; while it is not, `waitUntilActive` suspends until ``becomeActive()`` (or until the
     /// waiting task is cancelled).
     public var active = true
     private var activationWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
     private var nextWaiter = 0
+    private var pendingRequest: CheckedContinuation<TrackingAuthorizationStatus, Never>?
 
-    /// Creates a client: not determined, answers `.authorized`, app active.
+    /// Creates a client: not determined, answers `.authorized` at once, app active.
     public init() {}
 
     /// How many tasks wait for the app to become active.
@@ -41,17 +67,49 @@ public final class FakeTrackingAuthorizer {
         for waiter in waiters { waiter.resume() }
     }
 
+    /// The alert appears (``Prompt/showsLate``, or at any time): the app resigns active (`willResignActive` through
+    /// ``lifecycle``).
+    public func showPrompt() {
+        guard !promptOnScreen else { return }
+        promptOnScreen = true
+        active = false
+        lifecycle?.resignActive()
+    }
+
+    /// The user answers the alert on screen: the status becomes `status`, a ``Prompt/showsAtRequest`` request
+    /// returns it, and the app becomes active again (`didBecomeActive` through ``lifecycle``).
+    public func answerPrompt(_ status: TrackingAuthorizationStatus) {
+        guard promptOnScreen else { return }
+        promptOnScreen = false
+        self.status = status
+        pendingRequest?.resume(returning: status)
+        pendingRequest = nil
+        becomeActive()
+        lifecycle?.becomeActive()
+    }
+
     /// The client to give the bridge.
     public var client: TrackingAuthorizer {
         TrackingAuthorizer(
             status: { [self] in self.status },
-            request: { [self] in
-                self.requests += 1
-                if self.settlesStatusOnRequest { self.status = self.answer } else { self.active = false }
-                return self.answer
-            },
+            request: { [self] in await self.request() },
             waitUntilActive: { [self] in await self.waitUntilActive() }
         )
+    }
+
+    private func request() async -> TrackingAuthorizationStatus {
+        requests += 1
+        switch prompt {
+        case .answersAtOnce:
+            status = answer
+            return answer
+        case .showsAtRequest:
+            showPrompt()
+            pendingRequest?.resume(returning: .notDetermined)   // iOS keeps no concurrent request
+            return await withCheckedContinuation { pendingRequest = $0 }
+        case .showsLate, .neverShows:
+            return .denied
+        }
     }
 
     private func waitUntilActive() async {

@@ -87,32 +87,54 @@ import WebCMPBridgeTesting
 
     @Test func anEarlyTrackingDenialIsReadAgainAtTheNextActivation() async {
         let harness = BridgeHarness { $0.tracking = .afterConsent() }
-        harness.tracking.answer = .denied
-        harness.tracking.settlesStatusOnRequest = false   // iOS 17.4: `.denied` while the alert is still up
+        harness.tracking.prompt = .showsLate   // iOS 17.4: `.denied` before the alert is even up
+        harness.tracking.lifecycle = harness.webView
         harness.webView.post("jsHandler", .object(["type": .string("save"), "tcstring": .string(TestStrings.acceptAll)]))
         harness.webView.post("jsHandler", .object(["type": .string("close")]))
         await settle()
         #expect(harness.tracking.requests == 1)
         // The app is still active: an answer now would be the early one. Nothing is reported yet.
         #expect(!harness.events.contains { if case .trackingAuthorization = $0 { true } else { false } })
-        harness.webView.resignActive()   // the alert shows
-        harness.tracking.status = .authorized   // the user allows tracking
-        harness.webView.becomeActive()   // and the alert goes away
+        harness.tracking.showPrompt()   // the alert shows: the app resigns active
+        harness.tracking.answerPrompt(.authorized)   // the user allows tracking, and the alert goes away
         #expect(harness.events.last == .trackingAuthorization(.authorized))
         #expect(harness.bridge.state == .invalidated)
     }
 
-    @Test func anEarlyTrackingDenialWithoutAnAlertStandsAfterTenSeconds() async {
+    @Test func theSettleWindowCountsOnlyWhileTheAppIsActive() async {
         let harness = BridgeHarness { $0.tracking = .afterConsent() }
-        harness.tracking.answer = .denied
-        harness.tracking.settlesStatusOnRequest = false
+        harness.tracking.prompt = .showsLate
+        harness.tracking.lifecycle = harness.webView
+        harness.webView.post("jsHandler", .object(["type": .string("save"), "tcstring": .string(TestStrings.acceptAll)]))
+        harness.webView.post("jsHandler", .object(["type": .string("close")]))
+        await settle()
+        harness.clock.advance(by: 5)
+        harness.tracking.showPrompt()   // the alert shows 5 s late, and stays up for a minute
+        harness.clock.advance(by: 60)
+        #expect(harness.bridge.state != .invalidated, "no answer is settled while the alert is up")
+        #expect(harness.tracking.requests == 1)
+        #expect(harness.store.storage.identity.consentUIHolds.isHeld, "the gate waits while the prompt is up")
+        harness.tracking.answerPrompt(.denied)
+        #expect(harness.events.last == .trackingAuthorization(.denied))
+        #expect(!harness.store.storage.identity.consentUIHolds.isHeld)
+    }
+
+    @Test func aPromptThatNeverShowsIsAskedForOnceMoreThenEndsNotDetermined() async {
+        let harness = BridgeHarness { $0.tracking = .afterConsent() }
+        harness.tracking.prompt = .neverShows
+        harness.tracking.lifecycle = harness.webView
         harness.webView.post("jsHandler", .object(["type": .string("save"), "tcstring": .string(TestStrings.acceptAll)]))
         harness.webView.post("jsHandler", .object(["type": .string("close")]))
         await settle()
         harness.clock.advance(by: 9.9)
         #expect(harness.bridge.state != .invalidated)
-        harness.clock.advance(by: 0.1)
-        #expect(harness.events.last == .trackingAuthorization(.denied))
+        harness.clock.advance(by: 0.1)   // 10 s of active time without an alert: the status still reads "not determined"
+        await settle()
+        #expect(harness.tracking.requests == 2, "Apple: not determined means another request is needed")
+        harness.clock.advance(by: 10)
+        await settle()
+        #expect(harness.events.last == .trackingAuthorization(.notDetermined), "never reported as denied")
+        #expect(!harness.events.contains(.trackingAuthorization(.denied)))
         #expect(harness.bridge.state == .invalidated)
     }
 

@@ -45,7 +45,9 @@ extension BridgeMachineTests {
         }
         rows.append(LifecyclePhase(
             phase: settlingPhase,
-            effects: [[], [.pause(.trackingSettle)], [.resume(.trackingSettle)], [.readTrackingStatus]]))
+            // The settle window counts the app's active time: it pauses as the app resigns active (the alert is up),
+            // not only in the background, and goes on (and the status is read again) only once it is active again.
+            effects: [[.pause(.trackingSettle)], [], [], [.resume(.trackingSettle), .readTrackingStatus]]))
         return rows
     }()
 
@@ -60,15 +62,14 @@ extension BridgeMachineTests {
         #expect(machine.state == before, "\(row.phase.name)")
     }
 
-    @Test(arguments: phases + [settlingPhase])
+    @Test(arguments: phases)
     func aForegroundAppThatBecomesActiveAgainChangesNothing(_ phase: Transition) {
         var machine = phase.machineAfterInputs()
         let before = machine.state
-        // An alert, the app switcher or Control Center: inactive, not in the background. No timer pauses.
+        // An alert, the app switcher or Control Center: inactive, not in the background. No page timer pauses (only
+        // the tracking prompt's settle window, in the flows below).
         #expect(machine.handle(Self.app(.willResignActive)) == [], "\(phase.name)")
-        if phase.name != Self.settlingPhase.name {
-            #expect(machine.handle(Self.app(.didBecomeActive)) == [], "\(phase.name)")
-        }
+        #expect(machine.handle(Self.app(.didBecomeActive)) == [], "\(phase.name)")
         #expect(machine.state == before, "\(phase.name)")
     }
 
@@ -208,8 +209,8 @@ extension BridgeMachineTests {
             configure: MachineFlows.trackingAfterConsent,
             requestingAfterUI + [
                 (.trackingAnswered(.success(.denied), statusNow: .notDetermined), [.schedule(.trackingSettle, seconds: 10)]),
-                (app(.willResignActive), []),   // the alert shows
-                (app(.didBecomeActive), [.readTrackingStatus]),
+                (app(.willResignActive), [.pause(.trackingSettle)]),   // the alert shows: its window pauses
+                (app(.didBecomeActive), [.resume(.trackingSettle), .readTrackingStatus]),
                 (
                     .trackingStatusRead(.authorized),
                     [.cancel(.trackingSettle), .report(.trackingAuthorization(.authorized)), .detach]
@@ -217,13 +218,29 @@ extension BridgeMachineTests {
             ],
             state: .invalidated),
         Flow(
-            "an early denial while the app stays active is not read at once: the bound reads it",
+            "an early denial with no alert: never denied; asked once more, then ends not determined",
             configure: MachineFlows.trackingAfterConsent,
             requestingAfterUI + [
                 (.trackingAnswered(.success(.denied), statusNow: .notDetermined), [.schedule(.trackingSettle, seconds: 10)]),
                 (.appActive, []),
                 (.timerFired(.trackingSettle), [.readTrackingStatus]),
-                (.trackingStatusRead(.notDetermined), [.report(.trackingAuthorization(.denied)), .detach]),
+                (.trackingStatusRead(.notDetermined), [.waitUntilActive]),   // Apple: another request is needed
+                (.appActive, [.requestTracking]),
+                (.trackingAnswered(.success(.denied), statusNow: .notDetermined), [.schedule(.trackingSettle, seconds: 10)]),
+                (.timerFired(.trackingSettle), [.readTrackingStatus]),
+                (.trackingStatusRead(.notDetermined), [.report(.trackingAuthorization(.notDetermined)), .detach]),
+            ],
+            state: .invalidated),
+        Flow(
+            "the alert stays up: its window is paused until the app is active again, then the user's answer",
+            configure: MachineFlows.trackingAfterConsent,
+            requestingAfterUI + [
+                (.trackingAnswered(.success(.denied), statusNow: .notDetermined), [.schedule(.trackingSettle, seconds: 10)]),
+                (app(.willResignActive), [.pause(.trackingSettle)]),
+                (app(.didEnterBackground), []),   // the user leaves with the alert up
+                (app(.willEnterForeground), []),   // back, the alert still up: inactive
+                (app(.didBecomeActive), [.resume(.trackingSettle), .readTrackingStatus]),
+                (.trackingStatusRead(.denied), [.cancel(.trackingSettle), .report(.trackingAuthorization(.denied)), .detach]),
             ],
             state: .invalidated),
         Flow(
@@ -253,8 +270,8 @@ extension BridgeMachineTests {
                 (.appActive, [.requestTracking]),
                 (.trackingAnswered(.success(.denied), statusNow: .notDetermined), [.schedule(.trackingSettle, seconds: 10)]),
                 (app(.didEnterBackground), [.pause(.trackingSettle)]),
-                (app(.willEnterForeground), [.resume(.trackingSettle)]),
-                (app(.didBecomeActive), [.readTrackingStatus]),
+                (app(.willEnterForeground), []),   // still inactive
+                (app(.didBecomeActive), [.resume(.trackingSettle), .readTrackingStatus]),
                 (
                     .trackingStatusRead(.denied),
                     [.cancel(.trackingSettle), .report(.trackingAuthorization(.denied)), .readyTimer, .loadPage(1)]

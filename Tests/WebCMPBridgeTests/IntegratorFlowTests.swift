@@ -317,8 +317,8 @@ final class EventRecorder: ConsentBridgeDelegate {
     @Test func trackingBeforeTheCMPAndAFailingClient() async throws {
         let before = Flow { $0.tracking = .beforeCMP }
         before.tracking.active = false   // the app is not active yet: the request waits
-        before.tracking.settlesStatusOnRequest = false   // iOS 17.4: `.denied` while the alert is still up
-        before.tracking.answer = .denied
+        before.tracking.prompt = .showsLate   // iOS 17.4: `.denied` before the alert is up
+        before.tracking.lifecycle = before.webView
         before.bridge.attach(to: before.webView)
         before.bridge.start()
         await yieldUntil { before.tracking.waitingCount > 0 }
@@ -326,10 +326,9 @@ final class EventRecorder: ConsentBridgeDelegate {
         before.tracking.becomeActive()
         await yieldUntil { before.tracking.requests == 1 }
         for _ in 0..<20 { await Task.yield() }   // the request's task hands its answer to the bridge
-        before.webView.resignActive()          // the alert is on screen
+        before.tracking.showPrompt()           // the alert is on screen
         #expect(before.webView.loads.isEmpty, "an early denial settles first")
-        before.tracking.status = .authorized   // the user's real answer
-        before.webView.becomeActive()          // the alert is gone: the status is read again
+        before.tracking.answerPrompt(.authorized)   // the user's real answer; the alert is gone: read again
         await yieldUntil { !before.webView.loads.isEmpty }
         #expect(before.recorder.events.first == .trackingAuthorization(.authorized))
         #expect(TrackingPolicy.beforeCMP != TrackingPolicy.disabled)

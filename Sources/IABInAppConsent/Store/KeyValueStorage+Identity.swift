@@ -2,7 +2,8 @@ import Foundation
 
 extension KeyValueStorage {
     /// Which storage a `KeyValueStorage` value writes to. Every ``ConsentStore`` over storages of one identity
-    /// shares one lock and one stream of changes; stores over different identities share nothing.
+    /// shares one lock, one stream of changes and one consent-UI hold (``ConsentUIHolds``); stores over different
+    /// identities share nothing.
     ///
     /// - A `UserDefaults` storage (``ConsentStore/userDefaults(suiteName:)``) has the same identity for the same suite
     ///   name in the whole process (`nil`, `UserDefaults.standard`, is one suite), so that two stores created
@@ -26,6 +27,9 @@ extension KeyValueStorage {
 
         /// The continuations of this storage's ``ConsentStore/changes()`` streams.
         let listeners = ConsentChangeListeners()
+
+        /// Whether a consent UI is in progress over this storage (whoever shows one holds it).
+        package let consentUIHolds = ConsentUIHolds()
 
         /// Creates a new identity described by `description`.
         init(_ description: String) {

@@ -50,9 +50,10 @@ public final class ConsentBridge {
     /// Whether a UI ever began presenting this bridge (``beginPresentation()``): a pre-warmed bridge handed over and
     /// never presented is released (`ConsentPrewarmer`).
     package internal(set) var wasPresented = false
-    /// This bridge's entry in the process's runs (``ConsentGate`` waits while it is in progress); released with the
-    /// bridge, it ends a run the bridge left in progress.
-    let runKey = ConsentRuns.Key()
+    /// This bridge's hold over its storage's consent UI (`ConsentUIHolds`, what ``ConsentGate`` waits on): held while
+    /// ``BridgeMachine/holdsConsentUI`` says its UI or its tracking prompt may be on screen, set after every input;
+    /// released with the bridge, it lets go of a run the bridge left in progress.
+    let consentUIHold: ConsentUIHold
 
     /// Creates a bridge (on the clock of apps; tests pass `WebCMPBridgeTesting`'s `ManualScheduler` to
     /// `init(configuration:store:scheduler:trackingAuthorizer:)`).
@@ -75,6 +76,7 @@ public final class ConsentBridge {
         self.store = store
         self.scheduler = scheduler
         self.trackingAuthorizer = trackingAuthorizer
+        consentUIHold = store.storage.identity.consentUIHolds.makeHold()
         machine = BridgeMachine(
             configuration: configuration,
             renewalReason: Self.needsConsentUI(
@@ -97,7 +99,6 @@ public final class ConsentBridge {
     package func attach(to webView: any CMPWebView) {
         guard state == .idle, self.webView == nil else { return }
         self.webView = webView
-        ConsentRuns.shared.began(self)
         webView.eventHandler = { [weak self] event in self?.handle(.webView(event)) }
         webView.navigationPolicy = { [weak self] request in self?.decidePolicy(for: request) ?? .allow }
         var setupFailure: ConsentBridgeError?
@@ -167,9 +168,13 @@ public final class ConsentBridge {
 
     /// Feeds `input` to the machine and performs its effects, in order. An input that arrives while effects are
     /// performed (a web view calling back synchronously, the store's answer to a commit) is handled at once, as the
-    /// machine has already moved on: effects are always performed in the order the machine emitted them.
+    /// machine has already moved on: effects are always performed in the order the machine emitted them. The
+    /// storage's consent-UI hold follows the machine's state before the effects are performed (an input handled
+    /// meanwhile sets it again, from the newer state).
     func handle(_ input: BridgeMachine.Input) {
-        for effect in machine.handle(input) { perform(effect) }
+        let effects = machine.handle(input)
+        consentUIHold.isHeld = machine.holdsConsentUI
+        for effect in effects { perform(effect) }
     }
 
     private func perform(_ effect: BridgeMachine.Effect) {
@@ -267,7 +272,6 @@ public final class ConsentBridge {
 
     private func detach() {
         detached = true
-        ConsentRuns.shared.ended(self)
         tasks.cancelAll()
         for (_, timer) in timers { timer.work?.cancel() }
         timers.removeAll()

@@ -20,11 +20,17 @@ import Foundation
 ///   answer is "GDPR does not apply" without a US string;
 /// - ``ConsentGateOutcome/timedOut`` after `timeout` seconds otherwise (or when the waiting task is cancelled).
 ///
-/// While a ``ConsentBridge`` over the same storage is between `ConsentBridge.attach(to:)` and its invalidation,
-/// the gate waits whatever is stored: its UI may be on screen, and with ``TrackingPolicy`` enabled the App Tracking
-/// Transparency prompt comes after the UI, within the same run (the bridge invalidates itself once it is answered).
-/// The gate re-decides on every change of the store (``IABInAppConsent/ConsentStore/changes()``) and whenever a run
-/// begins or ends. See <doc:StartingSDKsAfterConsent>.
+/// It never resumes while a consent UI or the tracking prompt the kit requests may be on screen over the same
+/// storage, and decides again as soon as neither is. A ``ConsentBridge`` holds the storage (`ConsentUIHolds`) while
+/// a UI shows its page, while it runs a page started to be shown at once, and while its App Tracking Transparency
+/// prompt is due, showing or settling (the bridge's state says so; nothing is set by hand). A page pre-warmed
+/// off-screen holds nothing until a UI shows it, and a bridge released mid-run lets go with it. With no UI on screen,
+/// ``consentRequired`` `false` resumes at once, whatever is stored.
+///
+/// Stored consent is read as the bridges read it: with the same ``expiry`` and ``migration`` (give the gate your
+/// ``BridgeConfiguration/expiry`` and ``BridgeConfiguration/migration``); ``IABInAppConsent/ConsentMigration/disabled``
+/// never adopts a previous SDK's keys. The gate re-decides on every change of the store
+/// (``IABInAppConsent/ConsentStore/changes()``) and of its consent-UI hold. See <doc:StartingSDKsAfterConsent>.
 public struct ConsentGate: Sendable {
     /// The store the consent is read from (the bridges' store).
     public var store: ConsentStore
@@ -33,12 +39,20 @@ public struct ConsentGate: Sendable {
     /// Whether GDPR or US privacy rules apply to this user, as far as the app knows (default `true`; `false`, e.g.
     /// from the app's own region check, resumes with ``ConsentGateOutcome/notRequired`` once no UI is on screen).
     public var consentRequired: Bool
+    /// Whether a previous CMP SDK's consent is adopted when nothing is stored yet: the bridges'
+    /// ``BridgeConfiguration/migration`` (default ``IABInAppConsent/ConsentMigration/default``;
+    /// ``IABInAppConsent/ConsentMigration/disabled`` never adopts one).
+    public var migration: ConsentMigration
 
-    /// Creates a gate.
-    public init(store: ConsentStore, expiry: ConsentExpiryPolicy = ConsentExpiryPolicy(), consentRequired: Bool = true) {
+    /// Creates a gate; pass the ``BridgeConfiguration``'s `expiry` and `migration` your bridges use.
+    public init(
+        store: ConsentStore, expiry: ConsentExpiryPolicy = ConsentExpiryPolicy(), consentRequired: Bool = true,
+        migration: ConsentMigration = .default
+    ) {
         self.store = store
         self.expiry = expiry
         self.consentRequired = consentRequired
+        self.migration = migration
     }
 
     /// Returns once consent is in force or not needed and no consent UI or kit tracking prompt is under way, or after
@@ -56,10 +70,10 @@ public struct ConsentGate: Sendable {
         // Listen before the first decision, so that no change between the two is missed.
         let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let storeChanges = store.changes()
-        let runChanges = ConsentRuns.shared.changes()
+        let holdChanges = store.storage.identity.consentUIHolds.changes()
         let listeners = [
             Task { for await _ in storeChanges { wake.yield() } },
-            Task { for await _ in runChanges { wake.yield() } },
+            Task { for await _ in holdChanges { wake.yield() } },
         ]
         let deadline = scheduler.schedule(timeout) { wake.finish() }
         defer {
@@ -78,14 +92,15 @@ public struct ConsentGate: Sendable {
         }
     }
 
-    /// The gate's decision now: the outcome, or `nil` while it must wait.
+    /// The gate's decision now: the outcome, or `nil` while it must wait. Stored consent is read (and a previous SDK's
+    /// adopted, with ``migration``) only once no consent UI is held.
     @MainActor
     func decide(now: Date) -> ConsentGateOutcome? {
-        let running = ConsentRuns.shared.isRunning(over: store.storage.identity)
-        if running { return nil }
+        let held = store.storage.identity.consentUIHolds.isHeld
         return ConsentGateDecision.outcome(
-            consentRequired: consentRequired, runInProgress: false,
-            renewalReason: ConsentBridge.needsConsentUI(store: store, expiry: expiry, now: now),
-            record: store.record(includingNonTCFData: false))
+            consentRequired: consentRequired, consentUIHeld: held,
+            renewalReason: held || !consentRequired
+                ? nil : ConsentBridge.needsConsentUI(store: store, expiry: expiry, now: now, migration: migration),
+            record: held || !consentRequired ? nil : store.record(includingNonTCFData: false))
     }
 }

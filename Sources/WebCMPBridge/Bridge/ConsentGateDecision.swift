@@ -6,15 +6,17 @@ package enum ConsentGateDecision {
     /// The outcome to resume with, or `nil` to keep waiting.
     /// - Parameters:
     ///   - consentRequired: the app's own answer to "do GDPR or US privacy rules apply here?".
-    ///   - runInProgress: a ``ConsentBridge`` over the same storage is attached and not yet invalidated: its consent
-    ///     UI may be on screen, or the tracking prompt the kit requests after it may be due or showing.
+    ///   - consentUIHeld: a ``ConsentBridge`` over the same storage holds its consent UI (`ConsentUIHolds`): its UI
+    ///     may be on screen, or the tracking prompt the kit requests may be due, showing or settling
+    ///     (`BridgeMachine.holdsConsentUI`).
     ///   - renewalReason: ``ConsentBridge/needsConsentUI(store:expiry:now:migration:)``'s answer.
     ///   - record: the stored record (without non-TCF data).
     package static func outcome(
-        consentRequired: Bool, runInProgress: Bool, renewalReason: ConsentRenewalReason?, record: ConsentRecord?
+        consentRequired: Bool, consentUIHeld: Bool, renewalReason: ConsentRenewalReason?, record: ConsentRecord?
     ) -> ConsentGateOutcome? {
-        // Never while a consent UI or the kit's tracking prompt may be on screen, whatever is stored.
-        guard !runInProgress else { return nil }
+        // Never while a consent UI or the kit's tracking prompt may be on screen, whatever is stored; then the app's
+        // own "not required" before anything stored.
+        guard !consentUIHeld else { return nil }
         guard consentRequired else { return .notRequired }
         switch renewalReason {
         case nil, .hostedPageNotShown?:   // the fallback page's consent is in force until the hosted page shows

@@ -115,7 +115,9 @@ package final class ConsentPrewarmer<WebView: CMPWebView>: ConsentBridgeDelegate
     ) -> Bool {
         if current != nil { return true }
         guard !configuration.tracking.shouldRequestBeforeCMP(status: trackingAuthorizer.status()),
-            ConsentBridge.needsConsentUI(store: store, expiry: configuration.expiry, now: scheduler.now()) != nil
+            ConsentBridge.needsConsentUI(
+                store: store, expiry: configuration.expiry, now: scheduler.now(), migration: configuration.migration)
+                != nil
         else { return false }
         let webView = makeWebView()
         createdCount += 1

@@ -60,3 +60,16 @@ extension BridgeMachine {
         var rules: ConsentCommit.Rules
     }
 }
+
+extension BridgeMachine {
+    /// The effects of one input, in order.
+    struct Effects {
+        /// The effects so far.
+        private(set) var list: [Effect] = []
+
+        /// Appends `effect`.
+        mutating func append(_ effect: Effect) {
+            list.append(effect)
+        }
+    }
+}

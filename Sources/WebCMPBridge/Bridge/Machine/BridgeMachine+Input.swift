@@ -44,7 +44,8 @@ extension BridgeMachine {
 
     /// The machine's timers; scheduling one replaces the running timer of the same kind. The machine keeps the set of
     /// armed timers itself (``BridgeMachine/timers``); while the app is in the background or the UI is covered they
-    /// pause (``Effect/pause(_:)``) and go on with the time they had left (``Effect/resume(_:)``).
+    /// pause (``Effect/pause(_:)``) and go on with the time they had left (``Effect/resume(_:)``); the settle window
+    /// pauses while the app is inactive (``BridgeMachine/isPaused(_:)``).
     enum Timer: Sendable, Hashable, CaseIterable {
         /// The page must become ready before it fires (``BridgeConfiguration/readyTimeout``).
         case ready
@@ -56,8 +57,8 @@ extension BridgeMachine {
         /// The privacy-settings opener is called again when it fires, until the CMP shows its UI
         /// (``SettingsOpening/retryInterval``; scheduled again after each call, so it repeats).
         case settingsRetry
-        /// The app's next activation must come before it fires, after App Tracking Transparency answered `.denied`
-        /// early (``TrackingRequest/settling``; ``BridgeMachine/trackingSettleTimeout``).
+        /// App Tracking Transparency's settle window (``TrackingPrompt/settleWindow``): it counts only while the app is
+        /// active, so it pauses from `willResignActive` (the alert is up) to `didBecomeActive`, unlike the others.
         case trackingSettle
     }
 

@@ -1,7 +1,75 @@
 import Foundation
 
-/// Load events and a terminated web content process.
+/// Loads, readiness, failures, load events and a terminated web content process.
 extension BridgeMachine {
+    /// Loads `url` (default: the hosted page; `fallback`: the app's fallback page) as a new load and (re)starts the
+    /// ready timeout.
+    mutating func load(_ url: URL?, fallback: Bool = false, _ out: inout Effects) {
+        guard run?.stage == .loading else { return }
+        let target = url ?? resolvedURL
+        guard let id = withRun({ $0.loads.begin(target, fallback: fallback) }) else { return }
+        armReadyTimeout(&out)
+        out.append(.load(target, id: id))
+    }
+
+    /// (Re)starts the ready timeout, unless it waits for a presentation that has not begun.
+    mutating func armReadyTimeout(_ out: inout Effects) {
+        guard let run else { return }
+        cancel(.ready, &out)
+        if !run.readyTimeoutWaitsForPresentation || isPresented {
+            schedule(.ready, seconds: configuration.readyTimeout, &out)
+        }
+    }
+
+    /// Loads the fallback page instead of ending the run with `error`, when ``FallbackDecision`` says so.
+    /// - Returns: whether the fallback is now loading (then `error` was reported as a diagnostic, not as an error).
+    mutating func loadFallback(after error: ConsentBridgeError, _ out: inout Effects) -> Bool {
+        guard let run, let fallback = configuration.fallback, let fallbackURL,
+            FallbackDecision.loadsFallback(FallbackDecision.Situation(
+                hasFallback: true, showingFallback: run.loads.showsFallback, becameReady: run.stage == .ready,
+                error: error, renewalReason: renewalReason))
+        else { return false }
+        withRun { $0.stage = .loading }
+        report(.diagnostic("\(error); showing the app's fallback page (\(fallback.origin))"), &out)
+        load(fallbackURL, fallback: true, &out)
+        return true
+    }
+
+    /// Marks the page ready and reports ``ConsentBridgeEvent/uiReady(_:)`` once, when the dialect is known.
+    /// `injectRecordTo` answers a ready message with the stored record, posted to that origin only.
+    mutating func becomeReady(injectRecordTo origin: String? = nil, _ out: inout Effects) {
+        guard run != nil else { return }
+        withRun { run in
+            run.stage = .ready
+            if run.loads.recovery == .reloaded { run.loads.recovery = .none }
+        }
+        cancel(.ready, &out)
+        if let origin { out.append(.injectStoredRecord(targetOrigin: origin)) }
+        openSettingsIfNeeded(&out)
+        if let dialect, withRun({ run in
+            defer { run.announcedReady = true }
+            return !run.announcedReady
+        }) == true {
+            report(.uiReady(dialect), &out)
+        }
+    }
+
+    /// Ends the UI after ``BridgeConfiguration/finishDelay``: CMPs update their GPP string just after the TCF event
+    /// (or the other way round), and what arrives meanwhile is still stored.
+    mutating func finishAfterSettling(_ out: inout Effects) {
+        guard run != nil else { return }
+        schedule(.finishDelay, seconds: configuration.finishDelay, &out)
+    }
+
+    /// Reports `error` as the failure that ends the UI (``ConsentBridgeEvent/failed(_:)``) and ends it, unless the
+    /// fallback page is loaded instead. Every failure that ends the UI comes through here or the ready timeout.
+    mutating func fail(_ error: ConsentBridgeError, _ out: inout Effects) {
+        guard !loadFallback(after: error, &out) else { return }
+        report(.failed(error), &out)
+        finish(.failed, &out)
+    }
+
+
     /// Handles a load event of the web view (not a message).
     ///
     /// - Events of a load the bridge has replaced (the hosted page by the fallback, a reload) are ignored, by the

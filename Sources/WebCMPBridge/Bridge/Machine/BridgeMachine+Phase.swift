@@ -19,31 +19,19 @@ extension BridgeMachine {
     /// Where a run is.
     enum Stage: Sendable, Hashable {
         /// App Tracking Transparency comes before the CMP (``TrackingPolicy/Timing/beforeCMP``).
-        case trackingFirst(TrackingRequest)
+        case trackingFirst(TrackingPrompt)
         /// The page is loading; waiting for it to become ready.
         case loading
         /// The page is ready.
         case ready
     }
 
-    /// The tracking request after the UI.
+    /// The tracking prompt after the UI.
     enum TrackingAfterUI: Sendable, Hashable {
         /// The UI still shows (the prompt would be refused under it).
         case waitingForPresentationEnd
-        /// The request (waiting for an active app, under way, or settling its answer).
-        case request(TrackingRequest)
-    }
-
-    /// An App Tracking Transparency request.
-    enum TrackingRequest: Sendable, Hashable {
-        /// Waiting until the app is active (``Effect/waitUntilActive``): iOS shows the prompt only to an active app.
-        case waitingForActiveApp
-        /// The request is under way (``Effect/requestTracking``).
-        case requesting
-        /// The request answered `.denied` while the status still read `.notDetermined`: from iOS 17.4 the answer can
-        /// come before the alert is even shown. Waiting for the app's next activation (the alert made it inactive)
-        /// or ``Timer/trackingSettle``, then the status is read again (``Effect/readTrackingStatus``).
-        case settling
+        /// The prompt (waiting for an active app, under way, or settling its answer).
+        case request(TrackingPrompt)
     }
 
     /// What a run stored, as one value: it changes only when the store reports a commit stored.
@@ -101,5 +89,13 @@ extension BridgeMachine {
         case shown
         /// A UI shows it but is covered (``Input/presentationCovered``): another screen pushed or presented over it.
         case covered
+    }
+}
+
+extension BridgeMachine.Phase {
+    /// Whether the machine has detached.
+    var isInvalidated: Bool {
+        if case .invalidated = self { return true }
+        return false
     }
 }

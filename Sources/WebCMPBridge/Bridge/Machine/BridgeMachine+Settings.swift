@@ -14,6 +14,11 @@
 ///   judged by the same forwarder, listened to for evidence only (``DialectDetection``): a page of theirs that runs no
 ///   TCF or GPP API cannot prove its settings are shown, and fails.
 extension BridgeMachine {
+    /// Privacy settings at the start of a page load: to be opened in settings mode, not requested (`nil`) otherwise.
+    var freshSettings: SettingsOpening? {
+        configuration.mode == .settings ? SettingsOpening() : nil
+    }
+
     /// The dialect whose default opener applies: the one in force or, before any is fixed, the generic listener.
     private var settingsRules: (any MessageDialect)? {
         detection.current ?? detection.listened.first { $0.isGenericListener }

@@ -48,14 +48,17 @@ struct BridgeMachine: Sendable {
     private(set) var presentation = Presentation.hidden
     /// Whether the app is in the background (`AppLifecycleEvent.didEnterBackground` until it returns).
     private(set) var inBackground = false
+    /// Whether the app is active: from `didBecomeActive` until `willResignActive` (or `didEnterBackground`). A system
+    /// alert, the tracking prompt among them, makes it inactive while it is up. Assumed active at first.
+    private(set) var isActive = true
     /// The armed timers: scheduled, not yet fired or cancelled (paused ones included).
     private(set) var timers: Set<Timer> = []
     /// In settings mode, what opened the CMP's privacy settings (see ``ConsentBridge/privacySettingsOpenedBy``).
     var privacySettingsOpenedBy: String?
     /// The page the run loads (``BridgeConfiguration/resolvedURL``), and the fallback page's with the same query
     /// items; worked out once, as the configuration does not change.
-    private let resolvedURL: URL
-    private let fallbackURL: URL?
+    let resolvedURL: URL
+    let fallbackURL: URL?
     /// The configured allowed origins, and those with the fallback page's, normalised once: every message and
     /// navigation is checked against them.
     private let configuredOrigins: SecurityOrigin.AllowList
@@ -111,11 +114,11 @@ struct BridgeMachine: Sendable {
             guard isPresented else { break }
             changePauses(&out) { $0.presentation = .shown }
         case .appActive:
-            appActive(&out)
+            tracking(.appActive, &out)
         case .trackingAnswered(let result, let statusNow):
-            trackingAnswered(result, statusNow: statusNow, &out)
+            tracking(.answered(result, statusNow: statusNow), &out)
         case .trackingStatusRead(let status):
-            trackingStatusRead(status, &out)
+            tracking(.statusRead(status), &out)
         case .committed(let request, let outcome, let trackingStatus):
             committed(request, outcome, trackingStatus: trackingStatus, &out)
         case .invalidate:
@@ -184,11 +187,6 @@ struct BridgeMachine: Sendable {
 
     // MARK: Starting and loading
 
-    /// Privacy settings at the start of a page load: to be opened in settings mode, not requested (`nil`) otherwise.
-    var freshSettings: SettingsOpening? {
-        configuration.mode == .settings ? SettingsOpening() : nil
-    }
-
     private mutating func start(
         readyTimeoutWaitsForPresentation waits: Bool, trackingStatus: TrackingAuthorizationStatus, _ out: inout Effects
     ) {
@@ -196,37 +194,18 @@ struct BridgeMachine: Sendable {
         let trackingFirst = setupFailure == nil
             && configuration.tracking.shouldRequestBeforeCMP(status: trackingStatus)
         phase = .running(Run(
-            stage: trackingFirst ? .trackingFirst(.waitingForActiveApp) : .loading,
+            stage: trackingFirst ? .trackingFirst(TrackingPrompt()) : .loading,
             readyTimeoutWaitsForPresentation: waits, settings: freshSettings))
         if let setupFailure { return fail(setupFailure, &out) }
-        if trackingFirst { return out.append(.waitUntilActive) }
+        if trackingFirst { return out.append(.waitUntilActive) }   // a new prompt waits for an active app
         load(nil, &out)
-    }
-
-    /// Loads `url` (default: the hosted page; `fallback`: the app's fallback page) as a new load and (re)starts the
-    /// ready timeout.
-    mutating func load(_ url: URL?, fallback: Bool = false, _ out: inout Effects) {
-        guard run?.stage == .loading else { return }
-        let target = url ?? resolvedURL
-        guard let id = withRun({ $0.loads.begin(target, fallback: fallback) }) else { return }
-        armReadyTimeout(&out)
-        out.append(.load(target, id: id))
-    }
-
-    /// (Re)starts the ready timeout, unless it waits for a presentation that has not begun.
-    private mutating func armReadyTimeout(_ out: inout Effects) {
-        guard let run else { return }
-        cancel(.ready, &out)
-        if !run.readyTimeoutWaitsForPresentation || isPresented {
-            schedule(.ready, seconds: configuration.readyTimeout, &out)
-        }
     }
 
     private mutating func timerFired(_ timer: Timer, _ out: inout Effects) {
         // The runner fires only armed timers; a stray fire (a replaced timer's late one) changes nothing.
         guard timers.remove(timer) != nil else { return }
-        if timer == .trackingSettle { return readTrackingStatusAgain(&out) }
-        guard let run else { return }
+        if timer == .trackingSettle { return tracking(.settleWindowEnded, &out) }
+        guard let run else { return }   // a timer of the run that fired as it ended: nothing to do
         switch timer {
         case .ready:
             guard run.stage != .ready else { return }
@@ -240,17 +219,17 @@ struct BridgeMachine: Sendable {
         case .settingsAttempt, .settingsRetry:
             settingsTimerFired(timer, &out)
         case .trackingSettle:
-            break
+            unreachable("handled above")
         }
     }
 
     // MARK: Timers
 
-    /// Arms `timer` for `seconds` (replacing it if armed); paused at once while the timers are paused.
+    /// Arms `timer` for `seconds` (replacing it if armed); paused at once while it is to be paused (``isPaused(_:)``).
     mutating func schedule(_ timer: Timer, seconds: TimeInterval, _ out: inout Effects) {
         timers.insert(timer)
         out.append(.schedule(timer, seconds: seconds))
-        if timersPaused { out.append(.pause(timer)) }
+        if isPaused(timer) { out.append(.pause(timer)) }
     }
 
     /// Stops `timer` if it is armed.
@@ -259,98 +238,67 @@ struct BridgeMachine: Sendable {
         out.append(.cancel(timer))
     }
 
-    /// Whether the timers are paused: the page is suspended (the app in the background) or throttled (the UI covered,
-    /// so the web view is outside a window).
-    var timersPaused: Bool { inBackground || isCovered }
+    /// Whether `timer` is paused now. The page's timers pause while the page is suspended (the app in the background)
+    /// or throttled (the UI covered, so the web view is outside a window). App Tracking Transparency's settle window
+    /// counts the app's **active** time: it pauses while the app is inactive, which it is while the tracking alert is
+    /// up (``TrackingPrompt``).
+    func isPaused(_ timer: Timer) -> Bool {
+        switch timer {
+        case .trackingSettle: return !isActive
+        case .ready, .finishDelay, .settingsAttempt, .settingsRetry: return inBackground || isCovered
+        }
+    }
 
-    /// Applies `change` to the pausing conditions and pauses or resumes every armed timer when that changes whether
-    /// they are paused (in ``Timer``'s order).
+    /// Applies `change` to the pausing conditions and pauses or resumes every armed timer whose ``isPaused(_:)``
+    /// that changes (in ``Timer``'s order).
     private mutating func changePauses(_ out: inout Effects, _ change: (inout BridgeMachine) -> Void) {
-        let wasPaused = timersPaused
+        let before = Timer.allCases.map { isPaused($0) }
         change(&self)
-        guard wasPaused != timersPaused, !phase.isInvalidated else { return }
-        for timer in Timer.allCases where timers.contains(timer) {
-            out.append(timersPaused ? .pause(timer) : .resume(timer))
+        guard !phase.isInvalidated else { return }
+        for (timer, wasPaused) in zip(Timer.allCases, before) where timers.contains(timer) && wasPaused != isPaused(timer) {
+            out.append(wasPaused ? .resume(timer) : .pause(timer))
         }
     }
 
     // MARK: The app's lifecycle
 
-    /// The app's lifecycle: the background pauses the timers and the foreground resumes them; a page whose web
-    /// content process terminated in the background reloads in the foreground; an early tracking answer is read
-    /// again at the next activation.
+    /// The app's lifecycle: the background pauses the timers and the foreground resumes them; resigning active
+    /// pauses the tracking prompt's settle window, and becoming active resumes it and reads an early tracking answer
+    /// again (the alert is gone); a page whose web content process terminated in the background reloads in the
+    /// foreground.
     private mutating func appLifecycle(_ event: AppLifecycleEvent, _ out: inout Effects) {
         switch event {
         case .willResignActive:
-            break
+            changePauses(&out) { $0.isActive = false }
         case .didEnterBackground:
-            changePauses(&out) { $0.inBackground = true }
-        case .willEnterForeground, .didBecomeActive:
+            changePauses(&out) {
+                $0.inBackground = true
+                $0.isActive = false
+            }
+        case .willEnterForeground:
             changePauses(&out) { $0.inBackground = false }
             reloadAfterTermination(&out)   // a page whose process terminated in the background
-            if event == .didBecomeActive { readTrackingStatusAgain(&out) }
+        case .didBecomeActive:
+            changePauses(&out) {
+                $0.inBackground = false
+                $0.isActive = true
+            }
+            reloadAfterTermination(&out)
+            tracking(.becameActive, &out)
         }
-    }
-
-    /// Loads the fallback page instead of ending the run with `error`, when ``FallbackDecision`` says so.
-    /// - Returns: whether the fallback is now loading (then `error` was reported as a diagnostic, not as an error).
-    mutating func loadFallback(after error: ConsentBridgeError, _ out: inout Effects) -> Bool {
-        guard let run, let fallback = configuration.fallback, let fallbackURL,
-            FallbackDecision.loadsFallback(FallbackDecision.Situation(
-                hasFallback: true, showingFallback: run.loads.showsFallback, becameReady: run.stage == .ready,
-                error: error, renewalReason: renewalReason))
-        else { return false }
-        withRun { $0.stage = .loading }
-        report(.diagnostic("\(error); showing the app's fallback page (\(fallback.origin))"), &out)
-        load(fallbackURL, fallback: true, &out)
-        return true
     }
 
     // MARK: Readiness and the end of the UI
-
-    /// Marks the page ready and reports ``ConsentBridgeEvent/uiReady(_:)`` once, when the dialect is known.
-    /// `injectRecordTo` answers a ready message with the stored record, posted to that origin only.
-    mutating func becomeReady(injectRecordTo origin: String? = nil, _ out: inout Effects) {
-        guard run != nil else { return }
-        withRun { run in
-            run.stage = .ready
-            if run.loads.recovery == .reloaded { run.loads.recovery = .none }
-        }
-        cancel(.ready, &out)
-        if let origin { out.append(.injectStoredRecord(targetOrigin: origin)) }
-        openSettingsIfNeeded(&out)
-        if let dialect, withRun({ run in
-            defer { run.announcedReady = true }
-            return !run.announcedReady
-        }) == true {
-            report(.uiReady(dialect), &out)
-        }
-    }
-
-    /// Ends the UI after ``BridgeConfiguration/finishDelay``: CMPs update their GPP string just after the TCF event
-    /// (or the other way round), and what arrives meanwhile is still stored.
-    mutating func finishAfterSettling(_ out: inout Effects) {
-        guard run != nil else { return }
-        schedule(.finishDelay, seconds: configuration.finishDelay, &out)
-    }
-
-    /// Reports `error` as the failure that ends the UI (``ConsentBridgeEvent/failed(_:)``) and ends it, unless the
-    /// fallback page is loaded instead. Every failure that ends the UI comes through here or the ready timeout.
-    mutating func fail(_ error: ConsentBridgeError, _ out: inout Effects) {
-        guard !loadFallback(after: error, &out) else { return }
-        report(.failed(error), &out)
-        finish(.failed, &out)
-    }
 
     /// Ends the UI: nothing is stored afterwards. A pending tracking request follows once the UI is gone and the app
     /// is active; otherwise the bridge detaches.
     mutating func finish(_ reason: UIFinishReason, _ out: inout Effects) {
         guard let run else { return }
         for timer in Timer.allCases { cancel(timer, &out) }
-        phase = .finished(reason, tracking: isPresented ? .waitingForPresentationEnd : .request(.waitingForActiveApp))
+        phase = .finished(reason, tracking: isPresented ? .waitingForPresentationEnd : .request(TrackingPrompt()))
         report(.uiFinished(reason), &out)
         guard run.consent.trackingDue else { return invalidate(&out) }
-        if !isPresented { out.append(.waitUntilActive) }
+        if !isPresented { out.append(.waitUntilActive) }   // a new prompt waits for an active app
     }
 
     private mutating func presentationEnded(_ out: inout Effects) {
@@ -359,110 +307,27 @@ struct BridgeMachine: Sendable {
         case .running:
             finish(.dismissedByUser, &out)
         case .finished(let reason, .waitingForPresentationEnd):
-            phase = .finished(reason, tracking: .request(.waitingForActiveApp))
-            out.append(.waitUntilActive)
+            phase = .finished(reason, tracking: .request(TrackingPrompt()))
+            out.append(.waitUntilActive)   // a new prompt waits for an active app
         case .created, .attached, .finished(_, .request), .invalidated:
             break   // a UI may go away in any phase; only a live run or a prompt waiting for it cares
         }
     }
 
-    private mutating func invalidate(_ out: inout Effects) {
+    /// Moves the tracking prompt after the UI to `prompt` (``BridgeMachine+Tracking.swift``; the prompt before the
+    /// CMP is the run's, changed through ``withRun(_:)``).
+    mutating func setTrackingAfterUI(_ prompt: TrackingPrompt) {
+        guard case .finished(let reason, .request) = phase else {
+            return unreachable("no tracking prompt after the UI in \(phase)")   // callers read trackingPrompt first
+        }
+        phase = .finished(reason, tracking: .request(prompt))
+    }
+
+    mutating func invalidate(_ out: inout Effects) {
         guard !phase.isInvalidated else { return }
         phase = .invalidated
-        presentation = .hidden
-        timers.removeAll()
+        timers.removeAll()   // the presentation stays as reported: a UI may still show the page while it goes
         out.append(.detach)
-    }
-
-    // MARK: App Tracking Transparency
-
-    /// How long an early `.denied` waits for the app's next activation before the status is read again
-    /// (``TrackingRequest/settling``): the alert is usually answered within seconds; an alert that never shows must
-    /// not hold the CMP page (before the CMP) or the run's end for long.
-    static let trackingSettleTimeout: TimeInterval = 10
-
-    /// The tracking request in progress, in either place (before the CMP, after the UI).
-    private var trackingRequest: TrackingRequest? {
-        switch phase {
-        case .running(let run):
-            if case .trackingFirst(let request) = run.stage { return request }
-            return nil
-        case .finished(_, .request(let request)):
-            return request
-        case .created, .attached, .finished(_, .waitingForPresentationEnd), .invalidated:
-            return nil
-        }
-    }
-
-    /// Moves the tracking request in progress to `request`.
-    private mutating func setTrackingRequest(_ request: TrackingRequest) {
-        switch phase {
-        case .running:
-            withRun { $0.stage = .trackingFirst(request) }
-        case .finished(let reason, .request):
-            phase = .finished(reason, tracking: .request(request))
-        case .created, .attached, .finished(_, .waitingForPresentationEnd), .invalidated:
-            assertionFailure("no tracking request to move in \(phase)")   // callers check trackingRequest first
-        }
-    }
-
-    private mutating func appActive(_ out: inout Effects) {
-        guard trackingRequest == .waitingForActiveApp else { return }
-        setTrackingRequest(.requesting)
-        out.append(.requestTracking)
-    }
-
-    /// App Tracking Transparency answered. From iOS 17.4 the request can answer `.denied` before its alert is even
-    /// shown, with the status still `.notDetermined`: then the answer settles first (``TrackingRequest/settling``).
-    private mutating func trackingAnswered(
-        _ result: Result<TrackingAuthorizationStatus, ConsentBridgeError>,
-        statusNow: TrackingAuthorizationStatus?, _ out: inout Effects
-    ) {
-        guard trackingRequest == .requesting else { return }
-        if case .success(.denied) = result, statusNow == .notDetermined {
-            setTrackingRequest(.settling)
-            return schedule(.trackingSettle, seconds: Self.trackingSettleTimeout, &out)
-        }
-        trackingSettled(result, &out)
-    }
-
-    /// The app became active again, or ``Timer/trackingSettle`` fired: read the status once more.
-    private mutating func readTrackingStatusAgain(_ out: inout Effects) {
-        guard trackingRequest == .settling else { return }
-        out.append(.readTrackingStatus)
-    }
-
-    /// The status read again: the user's answer if the alert was answered, else the early `.denied`.
-    private mutating func trackingStatusRead(_ status: TrackingAuthorizationStatus, _ out: inout Effects) {
-        guard trackingRequest == .settling else { return }
-        cancel(.trackingSettle, &out)
-        trackingSettled(.success(status == .notDetermined ? .denied : status), &out)
-    }
-
-    /// The request's answer is final: report it, then load the CMP page (before the CMP) or detach (after the UI).
-    private mutating func trackingSettled(
-        _ result: Result<TrackingAuthorizationStatus, ConsentBridgeError>, _ out: inout Effects
-    ) {
-        switch phase {
-        case .running:
-            reportTracking(result, &out)
-            withRun { $0.stage = .loading }
-            load(nil, &out)
-        case .finished:
-            reportTracking(result, &out)
-            invalidate(&out)
-        case .created, .attached, .invalidated:
-            assertionFailure("a tracking answer settled in \(phase)")   // callers check trackingRequest first
-        }
-    }
-
-    private mutating func reportTracking(
-        _ result: Result<TrackingAuthorizationStatus, ConsentBridgeError>, _ out: inout Effects
-    ) {
-        switch result {
-        case .success(let status): report(.trackingAuthorization(status), &out)
-        case .failure(let error): report(.error(error), &out)
-        }
     }
 
     // MARK: Reporting
@@ -471,27 +336,6 @@ struct BridgeMachine: Sendable {
     mutating func report(_ event: ConsentBridgeEvent, _ out: inout Effects) {
         guard !phase.isInvalidated else { return }
         out.append(.report(event))
-    }
-}
-
-extension BridgeMachine {
-    /// The effects of one input, in order.
-    struct Effects {
-        /// The effects so far.
-        private(set) var list: [Effect] = []
-
-        /// Appends `effect`.
-        mutating func append(_ effect: Effect) {
-            list.append(effect)
-        }
-    }
-}
-
-extension BridgeMachine.Phase {
-    /// Whether the machine has detached.
-    var isInvalidated: Bool {
-        if case .invalidated = self { return true }
-        return false
     }
 }
 
