@@ -5,9 +5,8 @@ import Foundation
 // a pre-warm is taken, how the gate decides, how the tracking client answers, how the app's lifecycle reaches the
 // kit. When the kit's API changes, this file changes; the journeys and the invariants do not.
 //
-// What the glue (WebCMPBridgeUI's ConsentViewController, which no Linux build compiles) does around the core is
-// played by `JourneyPresentation`, line for line with the glue of the same commit: it reports UIKit's facts to the
-// core's presentation lifecycle and performs its actions, and its run task holds it the way the glue's does.
+// A presentation is the core's `ConsentSession`, made, asked for and started the way the glue (WebCMPBridgeUI's
+// ConsentViewController, which no Linux build compiles) does it; the journey reports UIKit's facts to it.
 
 /// The fake clock: `now` moves only in `advance(by:)`, which fires what is due, in order (work scheduled by what
 /// fires, and due by then, fires in the same advance).
@@ -126,84 +125,30 @@ final class JourneyTracking {
     }
 }
 
-/// One presentation of the consent UI, as the glue makes it: a lifecycle fed with UIKit's facts, the bridge and its
-/// web view, and the outcome handed to the app (`onFinish`).
+/// One presentation of the consent UI: the core's `ConsentSession` (the one owner of the run), as the glue makes it;
+/// the journey reports UIKit's facts to it. Held only by what holds it in an app (UIKit while presented, the app's
+/// reference): the session keeps itself alive as long as it must.
 @MainActor
-final class JourneyPresentation: ConsentBridgeDelegate {
-    let bridge: ConsentBridge
-    let webView: JourneyWebView
+final class JourneyPresentation {
+    let session: ConsentSession<JourneyWebView>
     let wasPrewarmed: Bool
-    var lifecycle = ConsentPresentationLifecycle()
-    var outcome = ConsentOutcome()
-    var runOutcome: ConsentOutcome?
-    /// Called with the outcome (the app's `onFinish`).
-    var onFinish: (@MainActor (ConsentOutcome) -> Void)?
-    /// Called when the presentation asks to be dismissed (the world decides when UIKit completes it).
-    var onDismissRequest: (@MainActor () -> Void)?
-    /// Every event the bridge reported, for the invariants.
-    var onEvent: (@MainActor (ConsentBridgeEvent) -> Void)?
 
-    init(bridge: ConsentBridge, webView: JourneyWebView, wasPrewarmed: Bool, early: [ConsentBridgeEvent]) {
-        self.bridge = bridge
-        self.webView = webView
+    init(_ session: ConsentSession<JourneyWebView>, wasPrewarmed: Bool) {
+        self.session = session
         self.wasPrewarmed = wasPrewarmed
-        bridge.delegate = self
-        for event in early { outcome.record(event) }
     }
 
-    var phase: ConsentPresentationLifecycle.Phase { lifecycle.phase }
-
+    var bridge: ConsentBridge { session.bridge }
+    var webView: JourneyWebView { session.webView }
+    var phase: ConsentPresentationLifecycle.Phase { session.phase }
     /// Whether UIKit may show this UI now: asked for and not yet gone.
-    var mayBeOnScreen: Bool { [.presenting, .shown, .covered].contains(lifecycle.phase) }
+    var mayBeOnScreen: Bool { [.presenting, .shown, .covered].contains(session.phase) }
+    /// Whether the session still waits for its run's task to return (the bridge is done, the task not yet).
+    var awaitsRunTask: Bool { session.isStarted && session.outcome == nil && session.bridge.state == .invalidated }
 
-    /// Whether the run of this presentation is over (the glue's run task returned).
-    var runIsOver: Bool { bridge.state == .invalidated }
-
-    func report(_ fact: ConsentPresentationLifecycle.Fact) {
-        for action in lifecycle.handle(fact) where !bridge.perform(action) {
-            switch action {
-            case .beginPresentation, .endPresentation, .coverPresentation, .uncoverPresentation, .confirmGate,
-                .releaseGate:
-                break
-            case .dismiss: onDismissRequest?()
-            case .release:
-                bridge.invalidate()
-                webView.released = true
-            case .deliverOutcome:
-                if let runOutcome { onFinish?(runOutcome) }
-            }
-        }
-    }
-
-    func runEnded() {
-        runOutcome = outcome
-        report(.runEnded)
-    }
-
-    func bridge(_ bridge: ConsentBridge, didReceive event: ConsentBridgeEvent) {
-        outcome.record(event)
-        onEvent?(event)
-        if case .uiFinished(let reason) = event { report(.pageFinished(closes: !reason.keepsErrorOnScreen)) }
-    }
-}
-
-/// The glue's run task (`Task { [weak self, bridge, adapter] in let outcome = await bridge.run(in: adapter); …
-/// self?.runEnded(outcome) }`): it outlives the controller and holds it as the glue does.
-@MainActor
-final class JourneyRunTask {
-    weak var presentation: JourneyPresentation?
-    let bridge: ConsentBridge
-    var done = false
-    init(_ presentation: JourneyPresentation) {
-        self.presentation = presentation
-        bridge = presentation.bridge
-    }
-    /// The run returned: hand the outcome to the controller, if it is still there.
-    func poll() {
-        guard !done, bridge.state == .invalidated else { return }
-        done = true
-        presentation?.runEnded()
-    }
+    func onFinish(_ handler: @escaping (ConsentOutcome) -> Void) { session.onFinish = handler }
+    func onDismissRequest(_ handler: @escaping () -> Void) { session.onDismiss = handler }
+    func onEvent(_ handler: @escaping (ConsentBridgeEvent) -> Void) { session.onEvent = handler }
 }
 
 /// The composed kit of one journey: the store, the clock, the tracking client, the prewarmer, the presentations.
@@ -217,7 +162,6 @@ final class JourneyKit {
     var consentRequired = true
     var migrationEnabled = true
     private(set) var prewarmer: ConsentPrewarmer<JourneyWebView>!
-    var runTasks: [JourneyRunTask] = []
     var makeWebView: () -> JourneyWebView = { JourneyWebView() }
 
     init() {
@@ -234,7 +178,6 @@ final class JourneyKit {
 
     /// A new journey: empty storage (`previousSDK` seeds a previous SDK's IAB keys), the configuration's options.
     func reset(tracking policy: TrackingPolicy, migration: Bool, consentRequired: Bool, previousSDK: String?) {
-        runTasks.removeAll()
         prewarmer = makePrewarmer()
         clock.reset()
         tracking.reset()
@@ -258,48 +201,51 @@ final class JourneyKit {
 
     // MARK: Presenting
 
-    /// A new presentation, with the pre-warmed bridge when `takePrewarm` and one matches, else a new one, started.
+    /// The sessions made so far (weakly), whose run tasks `settle()` waits for.
+    private var sessions: [Weak] = []
+    private struct Weak { weak var presentation: JourneyPresentation? ; weak var session: ConsentSession<JourneyWebView>? }
+
+    /// A new presentation (the glue's controller or SwiftUI host): with the pre-warmed bridge when `takePrewarm` and
+    /// one matches, else a new bridge. Not yet asked for.
     func makePresentation(takePrewarm: Bool) -> JourneyPresentation {
-        if takePrewarm, let prewarmed = prewarmer.take(
+        let session: ConsentSession<JourneyWebView>
+        var prewarmed = false
+        if takePrewarm, let taken = prewarmer.take(
             matching: configuration, store: store, trackingAuthorizer: tracking.client) {
-            let presentation = JourneyPresentation(
-                bridge: prewarmed.bridge, webView: prewarmed.webView, wasPrewarmed: true,
-                early: prewarmed.eventsBeforePresentation)
-            runTasks.append(JourneyRunTask(presentation))
-            return presentation
+            session = ConsentSession(
+                bridge: taken.bridge, webView: taken.webView, eventsBeforePresentation: taken.eventsBeforePresentation,
+                makeWebView: { [unowned self] in self.makeWebView() }, runEnded: { _ in }, release: { $0.released = true })
+            prewarmed = true
+        } else {
+            let bridge = ConsentBridge(
+                configuration: configuration, store: store, scheduler: clock.scheduler,
+                trackingAuthorizer: tracking.client)
+            session = ConsentSession(
+                bridge: bridge, webView: makeWebView(), makeWebView: { [unowned self] in self.makeWebView() }, runEnded: { _ in },
+                release: { $0.released = true })
         }
-        let webView = makeWebView()
-        let bridge = ConsentBridge(
-            configuration: configuration, store: store, scheduler: clock.scheduler,
-            trackingAuthorizer: tracking.client)
-        let presentation = JourneyPresentation(bridge: bridge, webView: webView, wasPrewarmed: false, early: [])
-        bridge.attach(to: webView)
-        bridge.start()
-        runTasks.append(JourneyRunTask(presentation))
-        return presentation
+        sessions.append(Weak(session: session))
+        return JourneyPresentation(session, wasPrewarmed: prewarmed)
     }
 
-    /// `present(from:)`: asks UIKit to present it (`false`: refused, as the glue refuses a second present).
+    /// `present(from:)`: asks to present it (UIKit's preconditions hold) and, when it may, loads its view, which
+    /// starts the run. `false`: refused (a second present of the same UI is refused and leaves it as it is).
     @discardableResult
     func present(_ presentation: JourneyPresentation) -> Bool {
-        guard presentation.lifecycle.phase == .idle else {
-            presentation.report(.presentationRefused)
-            return false
-        }
-        presentation.report(.willPresent)
+        guard presentation.session.requestPresentation(allowed: true) else { return false }
+        presentation.session.start()
         return true
     }
 
     /// What UIKit reported about the presentation.
-    func shown(_ p: JourneyPresentation) { p.report(.shown) }
-    func covered(_ p: JourneyPresentation) { p.report(.covered) }
-    func uncovered(_ p: JourneyPresentation) { p.report(.uncovered) }
-    func dismissed(_ p: JourneyPresentation) { p.report(.dismissed) }
-    func removedFromParent(_ p: JourneyPresentation) { p.report(.removedFromParent) }
-    /// The screen was torn down without a dismissal (the window's root replaced, the scene closed): the glue sees a
-    /// disappearance that is neither a dismissal nor a removal from the parent.
-    func tornDown(_ p: JourneyPresentation) { p.report(.covered) }
-    func closeTapped(_ p: JourneyPresentation) { p.report(.closeRequested) }
+    func shown(_ p: JourneyPresentation) { p.session.report(.shown) }
+    func covered(_ p: JourneyPresentation) { p.session.report(.covered) }
+    func uncovered(_ p: JourneyPresentation) { p.session.report(.uncovered) }
+    func dismissed(_ p: JourneyPresentation) { p.session.report(.dismissed) }
+    func removedFromParent(_ p: JourneyPresentation) { p.session.report(.removedFromParent) }
+    /// The screen was torn down without a dismissal (the window's root replaced, the scene closed).
+    func tornDown(_ p: JourneyPresentation) { p.session.report(.tornDown) }
+    func closeTapped(_ p: JourneyPresentation) { p.session.report(.closeRequested) }
 
     // MARK: Pre-warming
 
@@ -325,18 +271,39 @@ final class JourneyKit {
 
     /// What a `ConsentGate.wait` waiting now would resume with (`nil`: it waits on).
     func gateDecision() -> ConsentGateOutcome? {
-        ConsentGate(store: store, expiry: configuration.expiry, consentRequired: consentRequired).decide(now: clock.now)
+        ConsentGate(
+            store: store, expiry: configuration.expiry, consentRequired: consentRequired,
+            migration: configuration.migration
+        ).decide(now: clock.now)
     }
 
     // MARK: After each step
 
-    /// Lets the kit's tasks and notices run (their first jobs run when the main queue drains), and the glue's run
-    /// tasks see their runs' ends.
+    /// Lets the kit's tasks run: their first jobs run when the main queue drains; a session whose bridge is done
+    /// waits for its run's task (`await bridge.run(in:)`), whose resumption Swift's runtime may route through another
+    /// thread: waited for here, so that a journey is the same on every run.
     func settle() {
         drainMainQueue()
-        for task in runTasks { task.poll() }
-        runTasks.removeAll { $0.done }
+        sessions.removeAll { $0.session == nil }
+        var spins = 0
+        var started: Date?
+        while sessions.contains(where: { $0.session.map(JourneyKit.awaitsRunTask) ?? false }) {
+            drainMainQueue()
+            spins += 1
+            if spins > 64 {
+                sched_yield()
+                if started == nil { started = Date() }
+                fuzzCheck(Date().timeIntervalSince(started!) < 5, "journey harness: a run's task did not return in 5 s")
+            }
+        }
     }
+
+    private static func awaitsRunTask(_ session: ConsentSession<JourneyWebView>) -> Bool {
+        session.isStarted && session.outcome == nil && session.bridge.state == .invalidated
+    }
+
+    /// Forgets the sessions of the journey (after it invalidated everything).
+    func forgetSessions() { sessions.removeAll() }
 }
 
 @_silgen_name("_dispatch_main_queue_callback_4CF")

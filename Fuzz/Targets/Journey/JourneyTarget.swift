@@ -126,7 +126,7 @@ final class JourneyWorld {
 
     func step(_ op: UInt8, _ arg: UInt8) {
         switch op & 15 {
-        case 0: present(takePrewarm: arg & 1 != 0, appKeeps: arg & 2 != 0, showsAtOnce: arg & 4 != 0)
+        case 0: present(takePrewarm: arg & 1 != 0, appKeeps: arg & 2 != 0, showsAtOnce: arg & 4 != 0, sheetLater: arg & 8 != 0)
         case 1: if let record = current, let p = record.presentation { shown(record, p) }
         case 2: presentTwice()
         case 3: dismiss(arg)
@@ -154,26 +154,33 @@ final class JourneyWorld {
 
     // MARK: Presentations
 
-    private func present(takePrewarm: Bool, appKeeps: Bool, showsAtOnce: Bool) {
+    private func present(takePrewarm: Bool, appKeeps: Bool, showsAtOnce: Bool, sheetLater: Bool) {
         guard !uiMayBeOnScreen else { return }   // the process-wide presentation gate
         let presentation = kit.makePresentation(takePrewarm: takePrewarm)
         let record = PresentationRecord(presentation)
         record.app = appKeeps ? presentation : nil
         record.appHeld = appKeeps
         record.uikit = presentation
-        presentation.onFinish = { [unowned self, unowned record] _ in
+        presentation.onFinish { [unowned self, unowned record] _ in
             record.deliveries += 1
             self.checkOutcomeDelivery(record)
         }
-        presentation.onDismissRequest = { [unowned record] in record.dismissRequested = true }
-        presentation.onEvent = { [unowned self] event in self.bridgeEvent(event) }
+        presentation.onDismissRequest { [unowned record] in record.dismissRequested = true }
+        presentation.onEvent { [unowned self] event in self.bridgeEvent(event) }
         records.append(record)
+        // SwiftUI: the sheet is asked for now, and appears (and loads) later.
+        if sheetLater { return }
         if !kit.present(presentation) { record.uikit = nil }
         if showsAtOnce { shown(record, presentation) }
     }
 
     private func shown(_ record: PresentationRecord, _ p: JourneyPresentation) {
         guard !record.tornDown, p.phase == .presenting || p.phase == .covered || p.phase == .idle else { return }
+        if p.phase == .idle {   // a SwiftUI sheet asked for earlier appears now
+            guard !uiMayBeOnScreen, kit.present(p) else { return }
+        }
+        record.bridge = p.bridge   // a released pre-warm is replaced when the run starts
+        record.webView = p.webView
         if p.phase != .covered {
             record.wasShown = true
             checkShownAlive(record)
@@ -311,6 +318,8 @@ final class JourneyWorld {
     /// Moves the clock on in steps of at most one second; the tracking alert shows after its delay of active time,
     /// makes the app resign active, and is answered after its delay, which makes the app active again.
     private func advance(_ seconds: TimeInterval) {
+        // UIKit completes a presentation's transition well within a second.
+        for record in records { if let p = record.presentation, p.phase == .presenting { shown(record, p) } }
         var left = seconds
         while left > 0 {
             let tick = min(1, left)
@@ -358,7 +367,7 @@ final class JourneyWorld {
     /// A step in words.
     static func describe(_ op: UInt8, _ arg: UInt8) -> String {
         switch op & 15 {
-        case 0: return "present (take pre-warm \(arg & 1 != 0), app keeps it \(arg & 2 != 0), shows at once \(arg & 4 != 0))"
+        case 0: return "present (take pre-warm \(arg & 1 != 0), app keeps it \(arg & 2 != 0), shows at once \(arg & 4 != 0), SwiftUI sheet appears later \(arg & 8 != 0))"
         case 1: return "UIKit shows it"
         case 2: return "present(from:) again (double tap)"
         case 3: return ["UIKit completes the requested dismissal", "the user swipes it down", "the app dismisses it", "SwiftUI removes it from its parent"][Int(arg & 3)]
@@ -411,7 +420,7 @@ final class JourneyWorld {
         records.removeAll()
         webViews.removeAll()
         kit.settle()
-        kit.runTasks.removeAll()
+        kit.forgetSessions()
         drainMainQueue()
         foreground = true
         active = true
@@ -438,7 +447,7 @@ func fuzzJourney(_ bytes: UnsafeRawBufferPointer) {
         journeyWorld = world
         world.run(ops)
         journeyCount += 1
-        if journeyCount == 1, journeyKeepGoing { atexit { MainActor.assumeIsolated { printJourneyViolations() } } }
+        if journeyCount == 1, journeyKeepGoing || journeyOnlyPromise != nil { atexit { MainActor.assumeIsolated { printJourneyViolations() } } }
         if journeyCount % 100_000 == 0 { printJourneyViolations() }
     }
 }
