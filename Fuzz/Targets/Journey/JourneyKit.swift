@@ -111,6 +111,8 @@ final class JourneyTracking {
     private func request() -> TrackingAuthorizationStatus {
         requests += 1
         guard active, status == .notDetermined else { return status }
+        // One alert at a time: a request while one is pending or up answers early again and shows nothing new.
+        if alert != .none { return .denied }
         if !earlyDenied {
             status = answer
             return answer

@@ -322,7 +322,14 @@ final class JourneyWorld {
         for record in records { if let p = record.presentation, p.phase == .presenting { shown(record, p) } }
         var left = seconds
         while left > 0 {
-            let tick = min(1, left)
+            // One-second ticks while the tracking alert is to show or up (its delays count in whole seconds);
+            // otherwise the clock jumps (the kit's timers still fire in order, each followed by `settle()`).
+            let alertPending: Bool
+            switch kit.tracking.alert {
+            case .none, .pending(showIn: nil): alertPending = false
+            case .pending, .onScreen: alertPending = true
+            }
+            let tick = alertPending ? min(1, left) : left
             left -= tick
             kit.clock.advance(by: tick) { self.kit.settle() }
             switch kit.tracking.alert {
