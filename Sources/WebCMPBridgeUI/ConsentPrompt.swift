@@ -1,6 +1,7 @@
 #if canImport(SwiftUI) && canImport(UIKit) && canImport(WebKit)
 import SwiftUI
 import WebCMPBridge
+import WebCMPBridgeWebKit
 
 extension View {
     /// Presents the CMP in a sheet while `isPresented` is true, with one new bridge per presentation, and sets
@@ -17,8 +18,10 @@ extension View {
     ///   sheet never appears is released.
     /// - The sheet is modal until the user made a choice (``BridgeConfiguration/interactiveDismissal``), re-evaluated
     ///   on every bridge event; a dismissal without a choice ends the run with ``UIFinishReason/dismissedByUser``.
-    /// - `onFinish` receives the ``ConsentOutcome`` once the sheet is gone (after the App Tracking Transparency prompt,
-    ///   when the app enabled it).
+    /// - `onFinish` receives the ``ConsentOutcome`` once, after the run has ended and the sheet is gone: after the App
+    ///   Tracking Transparency prompt was answered, when the app enabled it and the prompt was due. The run is held by
+    ///   the core's `ConsentSession`, which outlives the sheet until it delivered: SwiftUI may tear the sheet down
+    ///   before the prompt is answered.
     public func consentPrompt(
         isPresented: Binding<Bool>,
         bridge: @escaping @MainActor () -> ConsentBridge,
@@ -30,92 +33,55 @@ extension View {
     }
 }
 
-/// One presentation's bridge and gate token; the core's `ConsentPromptRequests` decides when a presentation begins
-/// and `ConsentPresentationLifecycle` what the bridge and the gate get.
+/// The presentation's ``ConsentSession`` (the core's owner of the run: bridge, gate token, outcome); the core's
+/// `ConsentPromptRequests` decides when a presentation begins, the session what the bridge and the gate get.
 @MainActor
-final class ConsentPromptModel: ObservableObject, ConsentBridgeDelegate {
-    @Published private(set) var bridge: ConsentBridge?
-    /// The pre-warmed bridge taken for this presentation, with what it reported until its controller took over.
-    @Published private(set) var prewarmed: PrewarmedConsent?
+final class ConsentPromptModel: ObservableObject {
+    @Published private(set) var session: ConsentSession<WKCMPWebView>?
     @Published var allowsDismissal = false
     @Published private(set) var requests = ConsentPromptRequests()
-    private var lifecycle = ConsentPresentationLifecycle(closesItself: false)
-    private var token: PresentationGate.Token?
 
     /// Tells the requests value what happened; returns what to do.
-    func report(_ fact: ConsentPromptRequests.Fact) -> [ConsentPromptRequests.Action] {
-        requests.handle(fact)
+    func report(_ input: ConsentPromptRequests.Input) -> [ConsentPromptRequests.Effect] {
+        requests.handle(input)
     }
 
     /// Starts a presentation; `false` when another consent UI is up. A pre-warmed bridge is used only when it was
     /// made for the same request as the one `makeBridge` returns (which is then never attached).
     func begin(_ makeBridge: () -> ConsentBridge) -> Bool {
-        guard bridge == nil, let token = PresentationGate.shared.begin(owner: self) else { return false }
-        self.token = token
-        lifecycle = ConsentPresentationLifecycle(closesItself: false)
-        perform(lifecycle.handle(.willPresent))
+        // Asked before a bridge is made or a pre-warm taken: a refused request must not consume the pre-warm.
+        guard session == nil, !PresentationGate.shared.isPresenting else { return false }
         let made = makeBridge()
-        prewarmed = ConsentPrewarming.shared.take(
+        let prewarmed = ConsentPrewarming.shared.take(
             matching: made.configuration, store: made.store, trackingAuthorizer: made.trackingAuthorizer)
-        let bridge = prewarmed?.bridge ?? made
-        // Until the sheet's controller takes over: nothing the bridge reports in between is lost.
-        bridge.delegate = self
-        allowsDismissal = bridge.allowsInteractiveDismissal
-        self.bridge = bridge
+        let session = ConsentViewController.makeSession(
+            bridge: prewarmed?.bridge ?? made,
+            webView: prewarmed?.webView ?? WKCMPWebView.forConsentUI(fallback: made.configuration.fallback),
+            eventsBeforePresentation: prewarmed?.handover.eventsBeforePresentation ?? [], closesItself: false)
+        guard session.requestPresentation(allowed: true) else { return false }
+        allowsDismissal = session.bridge.allowsInteractiveDismissal
+        self.session = session
         return true
     }
 
     /// The sheet's content appeared.
     func confirm() {
-        perform(lifecycle.handle(.shown))
+        session?.report(.shown)
     }
 
     /// The request was withdrawn: a sheet that never appeared is released here (SwiftUI calls no `onDismiss` for
     /// it). Returns whether the presentation is over.
     func withdraw() -> Bool {
-        guard lifecycle.phase == .presenting else { return false }
-        perform(lifecycle.handle(.presentationRefused))
-        clear()
+        guard let session, session.phase == .presenting else { return false }
+        session.report(.presentationRefused)
+        self.session = nil
         return true
     }
 
     /// The sheet is gone (`onDismiss`).
     func sheetGone() {
-        perform(lifecycle.handle(.dismissed))
-        clear()
-    }
-
-    func bridge(_ bridge: ConsentBridge, didReceive event: ConsentBridgeEvent) {
-        guard bridge === self.bridge else { return }
-        prewarmed?.handover.eventsBeforePresentation.append(event)
-        allowsDismissal = bridge.allowsInteractiveDismissal
-    }
-
-    private func perform(_ actions: [ConsentPresentationLifecycle.Action]) {
-        for action in actions {
-            if let bridge, bridge.perform(action) { continue }
-            switch action {
-            case .beginPresentation, .endPresentation, .coverPresentation, .uncoverPresentation:
-                break   // the bridge's part (performed above; no bridge: nothing to tell)
-            case .confirmGate: PresentationGate.shared.confirm(token)
-            case .releaseGate:
-                PresentationGate.shared.end(token)
-                token = nil
-            case .release:
-                bridge?.invalidate()
-                if let adapter = prewarmed?.webView {
-                    adapter.webView.removeFromSuperview()
-                    adapter.invalidate()
-                }
-            case .dismiss, .deliverOutcome:
-                break   // the sheet's controller closes it and delivers the outcome
-            }
-        }
-    }
-
-    private func clear() {
-        bridge = nil
-        prewarmed = nil
+        session?.report(.dismissed)
+        session = nil
     }
 }
 
@@ -146,9 +112,9 @@ struct ConsentPromptModifier: ViewModifier {
             }
     }
 
-    private func report(_ fact: ConsentPromptRequests.Fact) {
-        for action in model.report(fact) {
-            switch action {
+    private func report(_ input: ConsentPromptRequests.Input) {
+        for effect in model.report(input) {
+            switch effect {
             case .begin: report(model.begin(makeBridge) ? .began : .refused)
             case .withdraw: if model.withdraw() { report(.sheetGone) }
             case .clearRequest: isPresented = false
@@ -165,19 +131,18 @@ private struct ConsentPromptSheet: View {
     let close: () -> Void
 
     var body: some View {
-        if let bridge = model.bridge {
+        if let session = model.session {
             let handle: (ConsentBridgeEvent) -> Void = { [model] event in
-                model.allowsDismissal = bridge.allowsInteractiveDismissal
+                model.allowsDismissal = session.bridge.allowsInteractiveDismissal
                 onEvent(event)
                 // An error stays on screen with its Close button; every other end closes the sheet.
                 if case .uiFinished(let reason) = event, !reason.keepsErrorOnScreen { close() }
             }
-            (model.prewarmed.map { ConsentWebView(prewarmed: $0, onEvent: handle, onFinish: onFinish) }
-                ?? ConsentWebView(bridge: bridge, onEvent: handle, onFinish: onFinish))
-            .closing(close)
-            .interactiveDismissDisabled(!model.allowsDismissal)
-            .ignoresSafeArea(edges: .bottom)
-            .onAppear { model.confirm() }
+            ConsentWebView(session: session, onEvent: handle, onFinish: onFinish)
+                .closing(close)
+                .interactiveDismissDisabled(!model.allowsDismissal)
+                .ignoresSafeArea(edges: .bottom)
+                .onAppear { model.confirm() }
         }
     }
 }

@@ -5,27 +5,37 @@ import WebCMPBridge
 import WebCMPBridgeWebKit
 
 /// Hosts the CMP web view: loading indicator, error message, dismissal when the page is finished, dark mode and
-/// Dynamic Type for its own chrome. All decisions are the bridge's; this controller only shows them.
+/// Dynamic Type for its own chrome. All decisions are the core's; this controller only reports what UIKit says and
+/// shows what it is told.
 ///
-/// - It drives one run of the bridge (``ConsentBridge/run(in:)``) and delivers its ``ConsentOutcome`` to
-///   ``onFinish`` once the UI is gone and a tracking request (if the app enabled one) has been answered.
+/// - Its run is held by the core's `ConsentSession`, not by the controller: the session owns the bridge, the run, the
+///   presentation gate and the delivery of the ``ConsentOutcome`` to ``onFinish``, and keeps itself alive until it
+///   delivered. ``onFinish`` is called once, after the run has ended (an App Tracking Transparency prompt included:
+///   the run ends after it is answered) **and** the UI is gone, whether or not the app keeps a reference to the
+///   controller, and when SwiftUI releases its sheet first.
 /// - Until the user made a choice it is modal (`isModalInPresentation`), as ``BridgeConfiguration/interactiveDismissal``
 ///   says; when a dismissal is allowed and the user swipes the sheet away, the run ends with
 ///   ``UIFinishReason/dismissedByUser``. It takes the presentation controller's delegate only when UIKit presents the
 ///   controller itself: inside a SwiftUI sheet, `presentationController` is the sheet's, whose delegate is SwiftUI's.
 /// - It only reports what UIKit says happened to it — will present, refused, shown, covered, uncovered, removed from
-///   its parent, dismissed — to the core's `ConsentPresentationLifecycle`, which decides what the bridge, the
-///   presentation gate and ``onFinish`` get. A controller that disappears without being dismissed or removed from its
-///   parent (a tab switch, a screen pushed over it: embedded uses) is **covered**, not finished: the run goes on and
-///   the person can come back to it. Only a real dismissal (`isBeingDismissed` of itself or an ancestor, the
-///   presentation controller's `presentationControllerDidDismiss(_:)`) or a removal from its parent
-///   (`isMovingFromParent` of itself or an ancestor, `didMove(toParent: nil)`) ends it.
+///   its parent, dismissed, torn down — to its session, which decides what the bridge, the presentation gate and
+///   ``onFinish`` get. A controller that disappears without being dismissed or removed from its parent while its
+///   window still holds it (a tab switch, a screen pushed over it: embedded uses) is **covered**, not finished: the run
+///   goes on and the person can come back to it. A real dismissal (`isBeingDismissed` of itself or an ancestor, the
+///   presentation controller's `presentationControllerDidDismiss(_:)`), a removal from its parent (`isMovingFromParent`
+///   of itself or an ancestor, `didMove(toParent: nil)`), or a screen torn down without either (its window's root view
+///   controller replaced, its window or scene gone: `UIScene.didDisconnectNotification`) ends it.
+/// - A second ``present(from:animated:)`` while it is presenting or shown (a double tap) returns `false` and leaves
+///   the first presentation as it is.
 /// - ``onFinish`` is called once the run is over **and** the controller is gone from the screen; a page that finishes
 ///   while the presentation animation is still running (or while the controller is covered) is dismissed once it
 ///   shows (UIKit ignores a dismissal during a transition).
 /// - A presentation that never shows (refused by ``present(from:animated:)``) is released: its bridge is invalidated
 ///   and its web view (a pre-warmed one leaves the window it waited in) released; make a new controller to try
 ///   again. ``onFinish`` is not called.
+/// - A pre-warmed bridge (``init(prewarmed:presentation:)``) released by ``ConsentPrewarming`` before the controller
+///   showed it (its handover time passed) is replaced by a fresh bridge for the same request when the view loads:
+///   ``bridge`` is then the fresh one.
 /// - Its own texts (loading, errors, the close button, accessibility labels) come from the target's String Catalog in
 ///   13 languages, in the CMP page's language when ``BridgeConfiguration/language`` is set, otherwise in the app's
 ///   preferred localization (``ConsentChromeText``). Errors show ``ConsentBridgeError/userFacingText``, never the
@@ -34,22 +44,26 @@ import WebCMPBridgeWebKit
 ///   is ready; the spinner and the button have labels and hints; its text follows Dynamic Type; presentation does not
 ///   animate with Reduce Motion on.
 @MainActor
-public final class ConsentViewController: UIViewController, ConsentBridgeDelegate,
-    UIAdaptivePresentationControllerDelegate
-{
-    /// The bridge driving the page.
-    public let bridge: ConsentBridge
+public final class ConsentViewController: UIViewController, UIAdaptivePresentationControllerDelegate {
+    /// The bridge driving the page (a fresh one when a released pre-warm was replaced; see the type's notes).
+    public var bridge: ConsentBridge { session.bridge }
     /// Called for every bridge event (after the controller reacted to it).
     public var onEvent: ((ConsentBridgeEvent) -> Void)?
-    /// Called once with the run's outcome, after the UI is gone (and after App Tracking Transparency when enabled).
-    public var onFinish: ((ConsentOutcome) -> Void)?
+    /// Called once with the run's outcome, after the run has ended and the UI is gone: after the App Tracking
+    /// Transparency prompt was answered, when the app enabled it and the prompt was due.
+    public var onFinish: ((ConsentOutcome) -> Void)? {
+        get { session.onFinish }
+        set { session.onFinish = newValue }
+    }
     /// Whether the controller dismisses itself when the page is finished (SwiftUI hosts manage that themselves).
     public var dismissesItself = true {
-        didSet { lifecycle.closesItself = dismissesItself }
+        didSet { session.closesItself = dismissesItself }
     }
 
+    /// The run's owner.
+    let session: ConsentSession<WKCMPWebView>
     private let presentation: ConsentPresentation
-    private let adapter: WKCMPWebView
+    private var adapter: WKCMPWebView { session.webView }
     private let spinner = UIActivityIndicatorView(style: .large)
     private let messageLabel = UILabel()
     private let closeButton = UIButton(type: .system)
@@ -57,15 +71,15 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
     /// Closes the UI when the person taps Close after an error: dismisses this controller, or (in SwiftUI) sets the
     /// sheet's binding.
     var onCloseRequest: (() -> Void)?
-    private var gateToken: PresentationGate.Token?
-    private var lifecycle = ConsentPresentationLifecycle()
-    private var eventsBeforePresentation: [ConsentBridgeEvent] = []
-    private var outcome: ConsentOutcome?
+    /// The window the view was last shown in, to tell a covering from a screen torn down.
+    private weak var formerWindow: UIWindow?
+    private var sceneObservation: SceneDisconnection?
 
     /// Creates the controller; present it with ``present(from:animated:)`` to get double-presentation safety.
     public convenience init(bridge: ConsentBridge, presentation: ConsentPresentation = .sheet(.twoThirds)) {
         self.init(
-            bridge: bridge, adapter: WKCMPWebView.forConsentUI(fallback: bridge.configuration.fallback),
+            session: Self.makeSession(
+                bridge: bridge, webView: WKCMPWebView.forConsentUI(fallback: bridge.configuration.fallback)),
             presentation: presentation)
     }
 
@@ -75,18 +89,39 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
     public convenience init(
         prewarmed: PrewarmedConsent, presentation: ConsentPresentation = .sheet(.twoThirds)
     ) {
-        self.init(bridge: prewarmed.bridge, adapter: prewarmed.webView, presentation: presentation)
-        eventsBeforePresentation = prewarmed.handover.eventsBeforePresentation + eventsBeforePresentation
+        self.init(
+            session: Self.makeSession(
+                bridge: prewarmed.bridge, webView: prewarmed.webView,
+                eventsBeforePresentation: prewarmed.handover.eventsBeforePresentation),
+            presentation: presentation)
     }
 
-    private init(bridge: ConsentBridge, adapter: WKCMPWebView, presentation: ConsentPresentation) {
-        self.bridge = bridge
+    /// The session of a consent UI with the kit's `WKWebView` adapter: a fresh web view for a released pre-warm, the
+    /// adapter invalidated when the run is over, and a released one taken out of the window it waited in.
+    static func makeSession(
+        bridge: ConsentBridge, webView: WKCMPWebView, eventsBeforePresentation: [ConsentBridgeEvent] = [],
+        closesItself: Bool = true, endsOnClose: Bool = false
+    ) -> ConsentSession<WKCMPWebView> {
+        let fallback = bridge.configuration.fallback
+        return ConsentSession(
+            bridge: bridge, webView: webView, eventsBeforePresentation: eventsBeforePresentation,
+            closesItself: closesItself, endsOnClose: endsOnClose, gate: PresentationGate.shared,
+            makeWebView: { WKCMPWebView.forConsentUI(fallback: fallback) },
+            runEnded: { adapter in adapter.invalidate() },
+            release: { adapter in
+                adapter.webView.removeFromSuperview()
+                adapter.invalidate()
+            })
+    }
+
+    /// Creates the controller around `session` (`.consentPrompt`'s sheet and ``ConsentWebView``).
+    init(session: ConsentSession<WKCMPWebView>, presentation: ConsentPresentation) {
+        self.session = session
         self.presentation = presentation
-        self.adapter = adapter
-        chrome = ConsentChrome(configuration: bridge.configuration)
+        chrome = ConsentChrome(configuration: session.bridge.configuration)
         super.init(nibName: nil, bundle: nil)
-        // From now on: an event between taking a pre-warmed bridge and viewDidLoad is kept, not lost.
-        bridge.delegate = self
+        session.closesItself = dismissesItself
+        session.onDismiss = { [weak self] in self?.dismissUI() }
         switch presentation {
         case .fullScreen:
             modalPresentationStyle = .fullScreen
@@ -100,7 +135,14 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
                 sheet.detents = height == .full ? [.large()] : [.medium(), .large()]
             }
         }
-        isModalInPresentation = !bridge.allowsInteractiveDismissal
+        isModalInPresentation = !session.bridge.allowsInteractiveDismissal
+    }
+
+    /// A controller released while its session is still presenting or shown (its screen went away without a
+    /// dismissal UIKit reported) ends its presentation; one never presented releases its run. The session itself
+    /// lives on until it delivered.
+    deinit {
+        Task { @MainActor [session] in session.report(.tornDown) }
     }
 
     @available(*, unavailable)
@@ -109,6 +151,8 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
     public override func viewDidLoad() {
         super.viewDidLoad()
         view.backgroundColor = .systemBackground
+        // Started before the web view is read: a released pre-warm is replaced here by a fresh bridge and web view.
+        session.start()
         let webView = adapter.webView
         webView.removeFromSuperview()   // a pre-warmed view waits in the key window, hidden (ConsentPrewarming)
         webView.isHidden = false
@@ -154,9 +198,6 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
             closeButton.centerXAnchor.constraint(equalTo: view.centerXAnchor),
         ])
         spinner.startAnimating()
-        let early = eventsBeforePresentation
-        eventsBeforePresentation = []
-        for event in early { bridge(bridge, didReceive: event) }
         // A pre-warmed page may have become ready, or its run may have ended, before anyone listened: read the
         // state, not only the events.
         switch bridge.state {
@@ -164,11 +205,8 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
         case .finished, .invalidated: spinner.stopAnimating()
         case .idle, .loading: break
         }
-        Task { @MainActor [weak self, bridge, adapter] in
-            let outcome = await bridge.run(in: adapter)
-            adapter.invalidate()
-            self?.runEnded(outcome)
-        }
+        // From now on the session hands over every event, those it kept so far first.
+        session.onEvent = { [weak self] event in self?.show(event) }
     }
 
     public override func viewWillAppear(_ animated: Bool) {
@@ -182,6 +220,10 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
 
     public override func viewDidAppear(_ animated: Bool) {
         super.viewDidAppear(animated)
+        formerWindow = view.window
+        if let scene = view.window?.windowScene, sceneObservation?.scene !== scene {
+            sceneObservation = SceneDisconnection(scene: scene) { [session] in session.report(.tornDown) }
+        }
         report(.shown)
     }
 
@@ -195,9 +237,22 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
             report(.dismissed)
         } else if chain.contains(where: \.isMovingFromParent) {
             report(.removedFromParent)
+        } else if screenIsGone {
+            report(.tornDown)
         } else {
             report(.covered)
         }
+    }
+
+    /// Whether the screen that showed this controller went away without dismissing it: the window it was shown in is
+    /// gone or has no scene any more, or that window's root view controller is no longer the root of this
+    /// controller's chain of parents and presenters (the app replaced `rootViewController`). A covering (a tab
+    /// switch, a push, a presentation over it) keeps the chain under the same root.
+    private var screenIsGone: Bool {
+        guard let window = formerWindow, window.windowScene != nil else { return true }
+        var root: UIViewController = self
+        while let next = root.parent ?? root.presentingViewController { root = next }
+        return window.rootViewController !== root
     }
 
     public override func didMove(toParent parent: UIViewController?) {
@@ -219,51 +274,30 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
     /// make a new one to try again.
     @discardableResult
     public func present(from presenter: UIViewController, animated: Bool = true) -> Bool {
-        guard presenter.viewIfLoaded?.window != nil, presenter.presentedViewController == nil,
-            !presenter.isBeingDismissed, !presenter.isBeingPresented, presenter.transitionCoordinator == nil,
-            presentingViewController == nil, parent == nil, lifecycle.phase == .idle,
-            let token = PresentationGate.shared.begin(owner: self)
-        else {
-            report(.presentationRefused)
-            return false
-        }
-        gateToken = token
-        report(.willPresent)
-        presenter.present(self, animated: animated && ConsentChrome.animates) { [weak self] in
-            self?.report(.shown)
+        let allowed = presenter.viewIfLoaded?.window != nil && presenter.presentedViewController == nil
+            && !presenter.isBeingDismissed && !presenter.isBeingPresented && presenter.transitionCoordinator == nil
+            && presentingViewController == nil && parent == nil
+        // The session decides: a second request while this one presents or shows changes nothing; a refused one
+        // (a precondition failed, another consent UI holds the gate) is released.
+        guard session.requestPresentation(allowed: allowed) else { return false }
+        presenter.present(self, animated: animated && ConsentChrome.animates) { [session] in
+            session.report(.shown)
         }
         return true
     }
 
-    /// Tells the lifecycle what happened and does what it answers.
-    private func report(_ fact: ConsentPresentationLifecycle.Fact) {
-        for action in lifecycle.handle(fact) where !bridge.perform(action) {
-            switch action {
-            case .beginPresentation, .endPresentation, .coverPresentation, .uncoverPresentation:
-                break   // the bridge's part, performed above
-            case .confirmGate: PresentationGate.shared.confirm(gateToken)
-            case .releaseGate:
-                PresentationGate.shared.end(gateToken)
-                gateToken = nil
-            case .dismiss:
-                if let onCloseRequest {
-                    onCloseRequest()
-                } else if presentingViewController != nil {
-                    dismiss(animated: ConsentChrome.animates)
-                }
-            case .release:
-                bridge.invalidate()
-                adapter.webView.removeFromSuperview()
-                adapter.invalidate()
-            case .deliverOutcome:
-                if let outcome { onFinish?(outcome) }
-            }
-        }
+    /// Tells the session what UIKit reported.
+    private func report(_ input: ConsentPresentationLifecycle.Input) {
+        session.report(input)
     }
 
-    private func runEnded(_ outcome: ConsentOutcome) {
-        self.outcome = outcome
-        report(.runEnded)
+    /// The session's dismissal: the SwiftUI host's close, or UIKit's when UIKit presented this controller.
+    private func dismissUI() {
+        if let onCloseRequest {
+            onCloseRequest()
+        } else if presentingViewController != nil {
+            dismiss(animated: ConsentChrome.animates)
+        }
     }
 
     /// Tells the controller that its SwiftUI host removed it (`dismantleUIViewController`).
@@ -277,10 +311,10 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
         report(.dismissed)
     }
 
-    // MARK: ConsentBridgeDelegate
+    // MARK: What the session hands over
 
-    public func bridge(_ bridge: ConsentBridge, didReceive event: ConsentBridgeEvent) {
-        guard isViewLoaded else { return eventsBeforePresentation.append(event) }
+    /// Shows what the bridge reported (the session reports a finished page to itself afterwards).
+    private func show(_ event: ConsentBridgeEvent) {
         switch event {
         case .uiReady:
             pageBecameReady()
@@ -291,10 +325,6 @@ public final class ConsentViewController: UIViewController, ConsentBridgeDelegat
         }
         isModalInPresentation = !bridge.allowsInteractiveDismissal
         onEvent?(event)
-        // An error stays on screen (with Close) until the person closes it; any other end closes the UI.
-        if case .uiFinished(let reason) = event {
-            report(.pageFinished(closes: !(reason.keepsErrorOnScreen && !messageLabel.isHidden)))
-        }
     }
 
     private func pageBecameReady() {

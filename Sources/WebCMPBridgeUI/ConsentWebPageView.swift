@@ -9,22 +9,23 @@ import WebCMPBridgeWebKit
 /// The CMP page of a ``WebPageCMPWebView`` in SwiftUI's `WebView`, with links the core sends out of the consent UI
 /// opened by the environment's `openURL` (unless the adapter already has an ``WebPageCMPWebView/openExternally``).
 ///
-/// The bridge runs where the view's owner wants it; dismissal is the owner's too:
+/// It runs the bridge and reports its presentation like ``ConsentWebView`` (through the core's `ConsentSession`, which
+/// holds the run and delivers its outcome): the view's `onAppear` begins the presentation, so that "open Settings"
+/// works, the App Tracking Transparency prompt waits until the view is gone, and `window.open` behaves as with the
+/// `WKWebView` adapter. `onDisappear` covers it (a tab switch, a screen pushed over it: the run goes on); the run
+/// ends when SwiftUI discards the view (its `@StateObject` storage released: the presentation ends as a screen torn
+/// down). When the page is finished the view calls the environment's `dismiss` (a sheet closes, a navigation stack
+/// pops); `onFinish` receives the outcome once, after the run has ended and the view is gone.
 ///
 /// ```swift
 /// @available(iOS 26.0, *)
 /// struct ConsentSheet: View {
 ///     let bridge: ConsentBridge
 ///     @State private var webView = try? WebPageCMPWebView(fallback: nil)
-///     @Environment(\.dismiss) private var dismiss
 ///
 ///     var body: some View {
 ///         if let webView {
-///             ConsentWebPageView(webView)
-///                 .task {
-///                     _ = await bridge.run(in: webView)   // attaches, loads, and returns when the run is over
-///                     dismiss()
-///                 }
+///             ConsentWebPageView(bridge: bridge, webView: webView, onFinish: { outcome in startSDKs(outcome) })
 ///         }
 ///     }
 /// }
@@ -33,20 +34,56 @@ import WebCMPBridgeWebKit
 @available(macCatalyst, unavailable)
 @MainActor
 public struct ConsentWebPageView: View {
-    private let webView: WebPageCMPWebView
+    @StateObject private var holder: ConsentWebPageSession
     @Environment(\.openURL) private var openURL
+    @Environment(\.dismiss) private var dismiss
 
-    /// Shows `webView`'s page.
-    public init(_ webView: WebPageCMPWebView) {
-        self.webView = webView
+    /// Runs `bridge` in `webView`'s page; `onEvent` receives every bridge event, `onFinish` the run's outcome once,
+    /// after the run has ended and the view is gone.
+    public init(
+        bridge: ConsentBridge, webView: WebPageCMPWebView, onEvent: @escaping (ConsentBridgeEvent) -> Void = { _ in },
+        onFinish: @escaping (ConsentOutcome) -> Void = { _ in }
+    ) {
+        _holder = StateObject(wrappedValue: ConsentWebPageSession(
+            bridge: bridge, webView: webView, onEvent: onEvent, onFinish: onFinish))
     }
 
     public var body: some View {
-        WebView(webView.page)
+        WebView(holder.session.webView.page)
             .onAppear {
-                guard webView.openExternally == nil else { return }
-                webView.openExternally = { [openURL] url in openURL(url) }
+                let session = holder.session
+                if session.webView.openExternally == nil {
+                    session.webView.openExternally = { [openURL] url in openURL(url) }
+                }
+                session.onDismiss = { [dismiss] in dismiss() }
+                session.start()
+                session.report(.shown)
             }
+            .onDisappear { holder.session.report(.covered) }
+    }
+}
+
+/// The session of one ``ConsentWebPageView``, kept in the view's `@StateObject` storage: released when SwiftUI
+/// discards the view, which then ends its presentation (the session lives on until it delivered its outcome).
+@available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+@available(macCatalyst, unavailable)
+@MainActor
+final class ConsentWebPageSession: ObservableObject {
+    let session: ConsentSession<WebPageCMPWebView>
+
+    init(
+        bridge: ConsentBridge, webView: WebPageCMPWebView, onEvent: @escaping (ConsentBridgeEvent) -> Void,
+        onFinish: @escaping (ConsentOutcome) -> Void
+    ) {
+        // The WebPage adapter is never pre-warmed: a fresh bridge (for a bridge invalidated before it was shown)
+        // runs in the same page, whose handlers the fresh bridge registers again.
+        session = ConsentSession(bridge: bridge, webView: webView, makeWebView: { webView })
+        session.onEvent = onEvent
+        session.onFinish = onFinish
+    }
+
+    deinit {
+        Task { @MainActor [session] in session.report(.tornDown) }
     }
 }
 #endif

@@ -1,15 +1,29 @@
 #if canImport(SwiftUI) && canImport(UIKit) && canImport(WebKit)
 import SwiftUI
 import WebCMPBridge
+import WebCMPBridgeWebKit
 
 /// The CMP web view for SwiftUI: a ``ConsentViewController`` that leaves dismissal to its SwiftUI host.
+///
+/// Embedded in a screen of the app's own (not through `.consentPrompt`), nothing the kit knows can close it: when the
+/// page ends with an error that stays on screen, the person's Close ends the presentation where it is, and `onFinish`
+/// receives the outcome (after the run has ended); remove the view there. A page that finishes without an error
+/// ends the run too (see `onEvent`'s ``ConsentBridgeEvent/uiFinished(_:)``); `onFinish` then comes when SwiftUI
+/// removes the view.
 @MainActor
 public struct ConsentWebView: UIViewControllerRepresentable {
-    private let bridge: ConsentBridge
-    private var prewarmed: PrewarmedConsent?
+    /// What the view shows: an app's bridge, a pre-warmed one, or the session `.consentPrompt` began.
+    private enum Source {
+        case bridge(ConsentBridge)
+        case prewarmed(PrewarmedConsent)
+        case session(ConsentSession<WKCMPWebView>)
+    }
+
+    private let source: Source
     private let onEvent: (ConsentBridgeEvent) -> Void
     private let onFinish: (ConsentOutcome) -> Void
-    /// Called when the person taps Close under an error (the host closes its sheet); `nil`: nothing.
+    /// Called when the person taps Close under an error (the host closes its sheet); `nil`: Close ends the
+    /// presentation where it is (see the type's notes).
     var onCloseRequest: (() -> Void)?
 
     /// Creates the view; `onEvent` receives every bridge event, `onFinish` the run's outcome.
@@ -17,7 +31,7 @@ public struct ConsentWebView: UIViewControllerRepresentable {
         bridge: ConsentBridge, onEvent: @escaping (ConsentBridgeEvent) -> Void = { _ in },
         onFinish: @escaping (ConsentOutcome) -> Void = { _ in }
     ) {
-        self.bridge = bridge
+        source = .bridge(bridge)
         self.onEvent = onEvent
         self.onFinish = onFinish
     }
@@ -27,14 +41,33 @@ public struct ConsentWebView: UIViewControllerRepresentable {
         prewarmed: PrewarmedConsent, onEvent: @escaping (ConsentBridgeEvent) -> Void = { _ in },
         onFinish: @escaping (ConsentOutcome) -> Void = { _ in }
     ) {
-        self.init(bridge: prewarmed.bridge, onEvent: onEvent, onFinish: onFinish)
-        self.prewarmed = prewarmed
+        source = .prewarmed(prewarmed)
+        self.onEvent = onEvent
+        self.onFinish = onFinish
+    }
+
+    /// The view of `.consentPrompt`'s sheet, around the session that presentation began.
+    init(
+        session: ConsentSession<WKCMPWebView>, onEvent: @escaping (ConsentBridgeEvent) -> Void,
+        onFinish: @escaping (ConsentOutcome) -> Void
+    ) {
+        source = .session(session)
+        self.onEvent = onEvent
+        self.onFinish = onFinish
     }
 
     public func makeUIViewController(context: Context) -> ConsentViewController {
-        let controller = prewarmed.map { ConsentViewController(prewarmed: $0, presentation: .fullScreen) }
-            ?? ConsentViewController(bridge: bridge, presentation: .fullScreen)
+        let controller: ConsentViewController
+        switch source {
+        case .session(let session):
+            controller = ConsentViewController(session: session, presentation: .fullScreen)
+        case .prewarmed(let prewarmed):
+            controller = ConsentViewController(prewarmed: prewarmed, presentation: .fullScreen)
+        case .bridge(let bridge):
+            controller = ConsentViewController(bridge: bridge, presentation: .fullScreen)
+        }
         controller.dismissesItself = false
+        controller.session.endsOnClose = onCloseRequest == nil
         controller.onEvent = onEvent
         controller.onFinish = onFinish
         controller.onCloseRequest = onCloseRequest

@@ -4,24 +4,29 @@ import SwiftUI
 import WebCMPBridgeUI
 
 /// The CMP page in iOS 26's `WebPage` (WebKit for SwiftUI) instead of a `WKWebView`: the same bridge, another
-/// adapter (`WebPageCMPWebView`). The run ends when the page is done or when the screen goes away (the task's
-/// cancellation invalidates the bridge). The fallback page is served from its scheme as in the `WKWebView` sheet.
+/// adapter (`WebPageCMPWebView`). `ConsentWebPageView` runs the bridge and reports its presentation (so the tracking
+/// prompt waits until the screen is gone); the run ends when the page is done or when the screen goes away, and
+/// `onFinish` gets its outcome. The fallback page is served from its scheme as in the `WKWebView` sheet.
 @available(iOS 26.0, *)
 struct WebPageConsentScreen: View {
     let makeBridge: () -> ConsentBridge
+    @State private var bridge: ConsentBridge?
     @State private var webView = (try? WebPageCMPWebView(fallback: ConsentModel.fallbackPage)) ?? WebPageCMPWebView()
     @State private var result = ""
 
     var body: some View {
-        ConsentWebPageView(webView)
-            .safeAreaInset(edge: .bottom) {
-                if !result.isEmpty { Text(result).font(.footnote).padding() }
+        Group {
+            if let bridge {
+                ConsentWebPageView(bridge: bridge, webView: webView, onFinish: { outcome in
+                    result = outcome.errors.isEmpty ? "Run finished" : "Run ended: \(outcome.errors)"
+                })
             }
-            .navigationTitle("WebPage (iOS 26)")
-            .task {
-                let outcome = await makeBridge().run(in: webView)
-                result = outcome.errors.isEmpty ? "Run finished" : "Run ended: \(outcome.errors)"
-            }
+        }
+        .safeAreaInset(edge: .bottom) {
+            if !result.isEmpty { Text(result).font(.footnote).padding() }
+        }
+        .navigationTitle("WebPage (iOS 26)")
+        .onAppear { if bridge == nil { bridge = makeBridge() } }
     }
 }
 #endif

@@ -7,7 +7,8 @@ import Foundation
 /// its ``ConsentPresentationLifecycle``'s.
 ///
 /// The session owns:
-/// - the bridge and its web view, and the run: ``start()`` attaches the bridge and holds the run's task strongly;
+/// - the bridge and its web view, and the run: ``start()`` attaches and starts the bridge and holds the task that
+///   collects the run's outcome strongly;
 /// - the ``ConsentPresentationLifecycle`` value and the presentation gate's token (``requestPresentation(allowed:)``);
 /// - the delivery of the ``ConsentOutcome`` to ``onFinish``: exactly once, after the run has ended (a tracking prompt
 ///   included: the run ends after it) **and** the UI is gone.
@@ -98,6 +99,12 @@ package final class ConsentSession<WebView: CMPWebView>: ConsentBridgeDelegate {
         set { lifecycle.closesItself = newValue }
     }
 
+    /// Whether the UI is embedded where nothing can close it (see ``ConsentPresentationLifecycle/endsOnClose``).
+    package var endsOnClose: Bool {
+        get { lifecycle.endsOnClose }
+        set { lifecycle.endsOnClose = newValue }
+    }
+
     /// Whether the run was started (``start()``).
     package var isStarted: Bool { runTask != nil }
 
@@ -141,11 +148,15 @@ package final class ConsentSession<WebView: CMPWebView>: ConsentBridgeDelegate {
         if bridge.state == .invalidated { replaceReleasedPrewarm() }
         let bridge = bridge
         let webView = webView
-        // Attached now, not when the task first runs: a showing reported right after this call reaches an attached
-        // bridge. The run's own attach is then a no-op.
+        // `ConsentBridge.run(in:)`, with the attach and the start now, not when the task first runs: a showing or a
+        // page message right after this call reaches a started bridge.
+        let stream = bridge.events()
         bridge.attach(to: webView)
+        bridge.start()
         runTask = Task { @MainActor in
-            let outcome = await bridge.run(in: webView)
+            var outcome = ConsentOutcome()
+            for await event in stream { outcome.record(event) }
+            bridge.invalidate()
             self.runEnded(webView)
             self.runDidEnd(outcome)
         }
