@@ -302,7 +302,7 @@ enum Bench {
         try store.apply(keys, record: ConsentRecord(
             tcString: sample.string, nonTCFData: nonTCFData,
             expirationDate: Date().addingTimeInterval(86_400 * 365), configVersion: "7", savedAt: Date()),
-            context: ConsentChangeContext(.cmpPage))
+            provenance: ConsentProvenance(.cmpPage, .userChoice))
         guard store.record() != nil else { throw BenchError("the stored record did not read back") }
         guard store.record()?.nonTCFData == nonTCFData else { throw BenchError("the non-TCF data did not read back") }
         let now = Date()

@@ -150,7 +150,8 @@ import Testing
     @Test func theRetryIsConfigurable() {
         let now = Date(timeIntervalSince1970: 1_750_000_000)
         let record = ConsentRecord(
-            strings: ConsentStrings(tcString: TestStrings.acceptAll), savedAt: now, source: .fallbackPage)
+            strings: ConsentStrings(tcString: TestStrings.acceptAll), savedAt: now,
+            provenance: ConsentProvenance(.fallbackPage, .userChoice))
         var policy = ConsentExpiryPolicy()
         #expect(policy.renewalReason(for: record, now: now) == .hostedPageNotShown)
         policy.retriesHostedPage = false
@@ -158,7 +159,7 @@ import Testing
         // Stronger reasons come first.
         #expect(ConsentExpiryPolicy().renewalReason(for: record, now: now + 400 * 86_400) == .tooOld)
         var hosted = record
-        hosted.source = .cmpPage
+        hosted.provenance.source = .cmpPage
         #expect(ConsentExpiryPolicy().renewalReason(for: hosted, now: now) == nil)
     }
 }

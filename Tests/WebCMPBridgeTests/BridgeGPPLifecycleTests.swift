@@ -30,7 +30,8 @@ import Testing
     }
 
     /// A first-run US CMP: loaded (ready through `__gpp` ping), UI visible with a bare header, the user opts out,
-    /// the CMP updates its string (not ready → sectionChange → ready) and hides its UI: stored, then finished.
+    /// the CMP updates its string (not ready → sectionChange → ready) and hides its UI: stored while the UI is up as
+    /// not yet the user's answer, then, hidden, as the user's choice, and finished.
     @Test func gppOnlyCMPFirstRunStoresAndFinishesWhenTheUserActed() throws {
         let harness = BridgeHarness(dialect: nil)
         harness.webView.post("webcmpTCF", .object(["type": .string("ready"), "api": .string("gpp")]))
@@ -53,9 +54,13 @@ import Testing
         #expect(keys["IABGPP_USNAT_Gpc"] == .int(1))
         #expect(keys["IABTCF_gdprApplies"] == nil)
         #expect(keys["IABTCF_TCString"] == nil)
-        #expect(harness.events.contains(.userAction(isRejectAll: nil)))
+        #expect(harness.store.record()?.provenance == ConsentProvenance(.cmpPage, .noChoiceWhileUIShown))
+        #expect(!harness.events.contains(.userAction(isRejectAll: nil)))
         #expect(!harness.events.contains { $0.endsPresentation })
         harness.webView.post("webcmpTCF", Self.gpp("cmpDisplayStatus", signal: "ready", display: "hidden", string: Self.usnat))
+        #expect(harness.events.contains(.userAction(isRejectAll: nil)))
+        #expect(harness.store.record()?.provenance == ConsentProvenance(.cmpPage, .userChoice))
+        #expect(harness.store.consentHistory().map(\.provenance.action) == [.noChoiceWhileUIShown, .userChoice])
         #expect(!harness.events.contains { $0.endsPresentation })
         harness.clock.advance(by: 1)
         #expect(harness.events.last == .uiFinished(.consentSaved))

@@ -203,7 +203,7 @@ extension BridgeMachineTests {
                 .cancel(.ready), .uiReady(.tcf),
                 .commit(BridgeMachine.CommitRequest(
                     id: 1, load: WebViewLoadID(rawValue: 1), endsUI: true,
-                    payload: ConsentPayload(origin: .loaded, strings: ConsentStrings(), gdprApplies: false),
+                    payload: ConsentPayload(action: .reReport, strings: ConsentStrings(), gdprApplies: false),
                     page: PageSignals(), rules: MachineCommit.rules())),
             ],
             state: .ready),
@@ -262,7 +262,7 @@ extension BridgeMachineTests {
                 .tcf(MachineBody.tcfSave(accept, status: "tcloaded")),
                 .tcf(MachineBody.tcfSave(TestStrings.rejectAll)),
                 .committed(
-                    MachineCommit.tcfSave(accept, origin: .loaded, endsUI: false),
+                    MachineCommit.tcfSave(accept, action: .reReport, endsUI: false),
                     .stored(MachineCommit.summary(accept), diagnostics: []), trackingStatus: .notDetermined),
             ],
             effects: [MachineCommit.ignored(1, "a later commit was asked for")], state: .ready),
@@ -304,11 +304,11 @@ extension BridgeMachineTests {
     static let gppPage = PageSignals(gppString: gppString, gppApplicableSections: [6])
 
     /// The commit of ``gppUpdate``: the run's saved consent (`tcString`, if any) with the GPP string.
-    static func gppCommit(origin: ConsentPayload.Origin, tcString: String? = nil, id: Int = 1) -> Effect {
+    static func gppCommit(action: ConsentProvenance.Action, tcString: String? = nil, id: Int = 1) -> Effect {
         .commit(BridgeMachine.CommitRequest(
             id: id, load: WebViewLoadID(rawValue: 1), endsUI: false,
             payload: ConsentPayload(
-                origin: origin,
+                action: action,
                 strings: ConsentStrings(tcString: tcString, gppString: gppString, gppApplicableSections: [6])),
             page: gppPage, rules: MachineCommit.rules()))
     }
@@ -321,7 +321,7 @@ extension BridgeMachineTests {
             "a GPP string is the consent of a GPP-only page", configure: tcfDialect, started + [.tcf(gppUpdate)],
             effects: [
                 .cancel(.ready), .uiReady(.tcf),
-                gppCommit(origin: .loaded),
+                gppCommit(action: .signalUpdate),
             ],
             state: .ready),
         Transition(
@@ -338,17 +338,18 @@ extension BridgeMachineTests {
             "a GPP string after a save updates the saved consent", configure: tcfDialect,
             started + [.tcf(MachineBody.tcfSave(accept)), MachineCommit.stored(accept), .tcf(gppUpdate)],
             effects: [
-                gppCommit(origin: .loaded, tcString: accept, id: 2),
+                gppCommit(action: .signalUpdate, tcString: accept, id: 2),
             ],
             state: .ready),
         Transition(
-            "after the user acted in the GPP UI it is the user's action", configure: tcfDialect,
+            "a signal while the GPP UI is visible is not yet the user's answer, even after a section change",
+            configure: tcfDialect,
             started + [
                 .tcf(gppVisible),
                 .tcf(MachineBody.gpp(#""eventName":"sectionChange","gppString":"DBABTA~1YNN","applicableSections":[6]"#)),
             ],
             effects: [
-                gppCommit(origin: .userAction),
+                gppCommit(action: .noChoiceWhileUIShown),
             ],
             state: .ready),
         Transition(
@@ -380,7 +381,7 @@ extension BridgeMachineTests {
             effects: [
                 .commit(BridgeMachine.CommitRequest(
                     id: 2, load: WebViewLoadID(rawValue: 1), endsUI: false,
-                    payload: ConsentPayload(origin: .loaded, strings: ConsentStrings(tcString: accept, usPrivacy: "1YNN")),
+                    payload: ConsentPayload(action: .signalUpdate, strings: ConsentStrings(tcString: accept, usPrivacy: "1YNN")),
                     page: PageSignals(usPrivacy: "1YNN"), rules: MachineCommit.rules())),
             ],
             state: .ready),

@@ -468,7 +468,7 @@ enum MachineBody {
 enum MachineCommit {
     /// The rules of a commit under the rows' configuration (default expiry: minimum policy version 4).
     static func rules(
-        keepsPreviousNonTCFData: Bool = true, configVersion: String? = nil, source: ConsentSource = .cmpPage
+        keepsPreviousNonTCFData: Bool = true, configVersion: String? = nil, source: ConsentProvenance.Source = .cmpPage
     ) -> ConsentCommit.Rules {
         ConsentCommit.Rules(
             configVersion: configVersion, minimumPolicyVersion: 4, keepsPreviousNonTCFData: keepsPreviousNonTCFData,
@@ -479,7 +479,7 @@ enum MachineCommit {
     /// non-TCF data is theirs to write; its close message, not the save, ends the UI): the run's request `id` of load
     /// `load`.
     static func gravitoSave(
-        _ tcString: String, configVersion: String? = nil, source: ConsentSource = .cmpPage, id: Int = 1, load: Int = 1
+        _ tcString: String, configVersion: String? = nil, source: ConsentProvenance.Source = .cmpPage, id: Int = 1, load: Int = 1
     ) -> BridgeMachine.CommitRequest {
         BridgeMachine.CommitRequest(
             id: id, load: WebViewLoadID(rawValue: load), endsUI: false,
@@ -489,18 +489,18 @@ enum MachineCommit {
     }
 
     /// The payload of a forwarded TCF event with `tcString`.
-    static func tcfPayload(_ tcString: String, origin: ConsentPayload.Origin = .userAction) -> ConsentPayload {
-        ConsentPayload(origin: origin, strings: ConsentStrings(tcString: tcString))
+    static func tcfPayload(_ tcString: String, action: ConsentProvenance.Action = .userChoice) -> ConsentPayload {
+        ConsentPayload(action: action, strings: ConsentStrings(tcString: tcString))
     }
 
     /// The commit of a forwarded TCF event with `tcString`, with the page's signals `page`: the run's request `id` of
     /// load `load`; `endsUI`: the user's save on a dialect without a close message ends the UI.
     static func tcfSave(
-        _ tcString: String, origin: ConsentPayload.Origin = .userAction, page: PageSignals = PageSignals(), id: Int = 1,
+        _ tcString: String, action: ConsentProvenance.Action = .userChoice, page: PageSignals = PageSignals(), id: Int = 1,
         load: Int = 1, endsUI: Bool = true
     ) -> BridgeMachine.CommitRequest {
         BridgeMachine.CommitRequest(
-            id: id, load: WebViewLoadID(rawValue: load), endsUI: endsUI, payload: tcfPayload(tcString, origin: origin),
+            id: id, load: WebViewLoadID(rawValue: load), endsUI: endsUI, payload: tcfPayload(tcString, action: action),
             page: page, rules: rules())
     }
 

@@ -107,9 +107,9 @@ func startBridgeAskingForTrackingFirst(_ tracking: FakeTrackingAuthorizer) -> (b
 }
 
 extension ConsentStore {
-    /// A write as a CMP page's save (history cause ``ConsentHistoryEntry/Cause/cmpPage``), for tests about the keys
+    /// A write as a CMP page's save (history: the CMP page, the user's choice), for tests about the keys
     /// and the record rather than the history.
     func apply(_ keys: IABKeySet, record: ConsentRecord?) throws(ConsentStoreError) {
-        try apply(keys, record: record, context: ConsentChangeContext(.cmpPage))
+        try apply(keys, record: record, provenance: ConsentProvenance(.cmpPage, .userChoice))
     }
 }

@@ -197,7 +197,7 @@ import Testing
                 strings: ConsentStrings(tcString: TestStrings.acceptAll),
                 extras: GenericTCFDialect.Extras(cmpID: 10, cmpVersion: 4)),
             previous: nil, rules: ConsentCommit.Rules(), now: Self.now)
-        try store.apply(commit.keys, record: commit.record, context: ConsentChangeContext(.cmpPage), now: Self.now)
+        try store.apply(commit.keys, record: commit.record, provenance: ConsentProvenance(.cmpPage, .userChoice), now: Self.now)
         #expect(store.consentHistory().last?.cmpID == 10)
         #expect(store.consentHistory().last?.cmpVersion == 4)
         _ = try store.rejectAll(now: Self.now.addingTimeInterval(60))

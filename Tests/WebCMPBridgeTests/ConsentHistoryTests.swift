@@ -48,7 +48,8 @@ import Testing
         let now = Date(timeIntervalSince1970: 1_790_000_000)
         try store.apply(
             commit.keys, record: commit.record,
-            context: ConsentChangeContext(.cmpPage, dialect: "gravito", pageURL: "https://cmp.example/"), now: now)
+            provenance: ConsentProvenance(.cmpPage, .userChoice),
+            details: ["dialect": "gravito", "pageURL": "https://cmp.example/"], now: now)
         #expect(recorder.succeededWrites.count == 1)
         let write = try #require(recorder.succeededWrites.first)
         #expect(write[IABKey.tcString.rawValue] == .string(TestStrings.acceptAll))
@@ -59,7 +60,8 @@ import Testing
         }
         let entry = try #require(ConsentStore.decodeHistory(text).last)
         #expect(entry == ConsentHistoryEntry(
-            date: now, cause: .cmpPage, dialect: "gravito", pageURL: "https://cmp.example/", cmpID: 300,
+            date: now, provenance: ConsentProvenance(.cmpPage, .userChoice),
+            details: ["dialect": "gravito", "pageURL": "https://cmp.example/"], cmpID: 300,
             cmpVersion: 7, strings: ConsentStrings(tcString: TestStrings.acceptAll, usPrivacy: "1YNN"),
             gdprApplies: true))
         #expect(store.consentHistory() == [entry])
@@ -134,7 +136,7 @@ import Testing
         let limits = ConsentHistoryLimits(maximumEntries: entries, maximumBytes: bytes)
         for index in 0..<written {
             let entry = ConsentHistoryEntry(
-                date: Date(timeIntervalSince1970: Double(index)), cause: .rejectAll,
+                date: Date(timeIntervalSince1970: Double(index)), provenance: ConsentProvenance(.app, .rejectAll),
                 strings: ConsentStrings(usPrivacy: "1YNN"))
             text = try ConsentStore.appendingHistory(entry, to: text, limits: limits)
         }
@@ -147,13 +149,15 @@ import Testing
 
     @Test func theByteBoundDropsTheOldestEntries() throws {
         var text: String?
-        let one = ConsentHistoryEntry(date: Date(timeIntervalSince1970: 0), cause: .cleared)
+        let one = ConsentHistoryEntry(date: Date(timeIntervalSince1970: 0), provenance: ConsentProvenance(.app, .cleared))
         let size = try JSONEncoder().encode([one]).count
         // Room for three entries (each the same size) and their commas, not four.
         let limits = ConsentHistoryLimits(maximumEntries: 20, maximumBytes: 3 * size + 2)
         for index in 0..<6 {
             text = try ConsentStore.appendingHistory(
-                ConsentHistoryEntry(date: Date(timeIntervalSince1970: Double(index)), cause: .cleared), to: text,
+                ConsentHistoryEntry(
+                    date: Date(timeIntervalSince1970: Double(index)), provenance: ConsentProvenance(.app, .cleared)),
+                to: text,
                 limits: limits)
         }
         let history = ConsentStore.decodeHistory(try #require(text))
@@ -176,7 +180,10 @@ import Testing
         try store.withdrawConsent()
         store.clearAll()
         let history = store.consentHistory()
-        #expect(history.map(\.cause) == [.migration, .rejectAll, .withdrawal, .cleared])
+        #expect(history.map(\.provenance) == [
+            ConsentProvenance(.previousSDK, .adopted), ConsentProvenance(.app, .rejectAll),
+            ConsentProvenance(.app, .withdrawal), ConsentProvenance(.app, .cleared),
+        ])
         #expect(history[0].tcString == TestStrings.acceptAll)
         #expect(history[1].cmpID == 300)
         #expect(history[3].tcString == nil)
@@ -197,7 +204,7 @@ import Testing
                      origin: "https://cmp.example")
         bridge.invalidate()
         let entry = try #require(store.consentHistory().last)
-        #expect(entry.cause == .cmpPage)
+        #expect(entry.provenance == ConsentProvenance(.cmpPage, .userChoice))
         #expect(entry.dialect == "gravito")
         #expect(entry.pageURL == url.absoluteString)
         #expect(entry.cmpID == 300)
@@ -207,12 +214,13 @@ import Testing
     @Test func theExportIsJSONWithISODates() throws {
         let entries = [
             ConsentHistoryEntry(
-                date: Date(timeIntervalSince1970: 1_790_000_000.25), cause: .withdrawal, cmpID: 300,
+                date: Date(timeIntervalSince1970: 1_790_000_000.25), provenance: ConsentProvenance(.app, .withdrawal),
+                cmpID: 300,
                 strings: ConsentStrings(tcString: "CQ", gppString: "DBA")),
         ]
         let json = try JSONValue(parsing: String(decoding: ConsentStore.exportJSON(entries), as: UTF8.self))
         #expect(json == .array([.object([
-            "cause": .string("withdrawal"), "cmpID": .number(300), "date": .string("2026-09-21T14:13:20.250Z"),
+            "source": .string("programmatic"), "action": .string("withdrawal"), "cmpID": .number(300), "date": .string("2026-09-21T14:13:20.250Z"),
             "gppString": .string("DBA"), "tcString": .string("CQ"),
         ])]))
     }

@@ -144,7 +144,7 @@ import Testing
         #expect(after.disclosedVendors == before.disclosedVendors)
         #expect(after.lastUpdatedDeciseconds == 17_599_680_000)   // 2025-10-09 00:00 UTC
         let record = try #require(store.record())
-        #expect(record.source == .programmatic && record.savedAt == Self.now && record.nonTCFData == nil)
+        #expect(record.provenance == ConsentProvenance(.app, .rejectAll) && record.savedAt == Self.now && record.nonTCFData == nil)
         let keys = store.iabKeys()
         #expect(keys[.tcString] == .string(after.encodedOrEmpty))
         #expect(keys[IABKey(rawValue: "IABTCF_PurposeConsents")] == .string(""))
@@ -224,7 +224,7 @@ extension TCString {
         let now = try Self.shortlyAfter(Self.sourcepointLike)
         #expect(ConsentBridge.needsConsentUI(store: store, expiry: Self.lenient, now: now) == nil)
         let record = try #require(store.record())
-        #expect(record.source == .migrated && record.tcString == Self.sourcepointLike)
+        #expect(record.provenance == ConsentProvenance(.previousSDK, .adopted) && record.tcString == Self.sourcepointLike)
         #expect(record.savedAt == (try TCString(decoding: Self.sourcepointLike)).lastUpdated)
         let keys = store.iabKeys()
         #expect(keys[IABKey(rawValue: "IABTCF_PublisherRestrictions99")] == nil)   // rewritten by the transaction
@@ -236,7 +236,7 @@ extension TCString {
         let store = ConsentStore(storage: .inMemory(["IABTCF_TCString": .string(Self.sourcepointLike)]))
         // A 2020 string adopted today is older than 390 days: adopted, and renewal is due.
         #expect(ConsentBridge.needsConsentUI(store: store, expiry: Self.lenient, now: Date()) == .tooOld)
-        #expect(store.record()?.source == .migrated)
+        #expect(store.record()?.source == .previousSDK)
     }
 
     @Test func adoptsGravitoSampleKeys() throws {
@@ -247,7 +247,7 @@ extension TCString {
         let now = try Self.shortlyAfter(Self.gravitoLike)
         #expect(ConsentBridge.needsConsentUI(store: store, expiry: Self.lenient, now: now) == nil)
         let record = try #require(store.record())
-        #expect(record.tcString == Self.gravitoLike && record.source == .migrated)
+        #expect(record.tcString == Self.gravitoLike && record.source == .previousSDK)
         #expect(record.nonTCFData == .object(["consents": .array([.number(1), .number(2)])]))
         #expect(store.iabKeys()[.additionalConsent] == .string("2~89~dv.1301"))
         #expect(store.iabKeys()[.tcString] == .string(Self.gravitoLike))

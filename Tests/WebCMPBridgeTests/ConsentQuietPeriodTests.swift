@@ -21,7 +21,7 @@ import Testing
         var name: String
         var tcString: String?
         var gppString: String? = nil
-        var source: ConsentSource = .cmpPage
+        var provenance = ConsentProvenance(.cmpPage, .userChoice)
         var configVersion: String? = nil
         var age: TimeInterval
         var quietPeriod: TimeInterval?
@@ -42,7 +42,7 @@ import Testing
             tcString: TestStrings.rejectAll, configVersion: "2", age: 400 * day, quietPeriod: 420 * day,
             expected: nil),
         Row(name: "a refusal on the fallback page is not sent to the hosted page within the period",
-            tcString: TestStrings.rejectAll, source: .fallbackPage, configVersion: "2", age: day,
+            tcString: TestStrings.rejectAll, provenance: ConsentProvenance(.fallbackPage, .userChoice), configVersion: "2", age: day,
             quietPeriod: 180 * day, expected: nil),
         Row(name: "consent that grants something is asked again",
             tcString: TestStrings.analyticsOnly, configVersion: "1", age: 10 * day, quietPeriod: 180 * day,
@@ -54,7 +54,7 @@ import Testing
             tcString: onlyPublisherConsent, configVersion: "1", age: 10 * day, quietPeriod: 180 * day,
             expected: .configurationChanged),
         Row(name: "the app's own reject-all is a refusal",
-            tcString: TestStrings.rejectAll, source: .programmatic, configVersion: "1", age: day,
+            tcString: TestStrings.rejectAll, provenance: ConsentProvenance(.app, .rejectAll), configVersion: "1", age: day,
             quietPeriod: 180 * day, expected: nil),
         Row(name: "GPP-only consent is never a refusal",
             tcString: nil, gppString: "DBABMA~CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA", configVersion: "1",
@@ -70,7 +70,7 @@ import Testing
         policy.quietPeriodAfterRejection = row.quietPeriod
         let record = ConsentRecord(
             strings: ConsentStrings(tcString: row.tcString, gppString: row.gppString), gdprApplies: true,
-            configVersion: row.configVersion, savedAt: Self.savedAt, source: row.source)
+            configVersion: row.configVersion, savedAt: Self.savedAt, provenance: row.provenance)
         #expect(policy.renewalReason(for: record, now: Self.savedAt + row.age) == row.expected)
     }
 

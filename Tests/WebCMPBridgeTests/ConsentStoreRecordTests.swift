@@ -70,7 +70,7 @@ import Testing
             store.clearAll()
             // The consent history stays: that consent was cleared is part of it.
             #expect(Set(store.storage.keys(["WebCMPBridge.", "IAB"])) == ["WebCMPBridge.other", ConsentStore.historyKey])
-            #expect(store.consentHistory().map(\.cause) == [.cmpPage, .cleared])
+            #expect(store.consentHistory().map(\.provenance) == [ConsentProvenance(.cmpPage, .userChoice), ConsentProvenance(.app, .cleared)])
             #expect(store.record() == nil)
         }
     }
@@ -84,7 +84,7 @@ import Testing
         #expect(text.contains("\"tcString\":\"CQ-x\""))
         let data = try #require(defaults.object(forKey: ConsentStore.nonTCFDataKey) as? String)
         #expect(try JSONValue(parsing: data) == Self.nested)
-        #expect(text.contains("\"source\":\"cmpPage\""))
+        #expect(text.contains("\"source\":\"programmatic\"") && text.contains("\"action\":\"userChoice\""))
     }
 
     @Test func oneStorageIsSafeToUseFromManyTasks() async throws {

@@ -248,7 +248,7 @@ extension DocumentationSamples {
 // ProofOfConsent.md — Overview
 func consentProof(store: ConsentStore) -> Data {
     for entry in store.consentHistory() {
-        print(entry.date, entry.cause, entry.tcString ?? "no TC string")
+        print(entry.date, entry.provenance.source, entry.provenance.action, entry.tcString ?? "no TC string")
     }
     return store.exportConsentHistory()   // JSON: an array of entries, oldest first, ISO 8601 dates
 }

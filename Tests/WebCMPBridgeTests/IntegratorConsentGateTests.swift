@@ -79,16 +79,17 @@ import WebCMPBridgeTesting
         try store.withdrawConsent()
         store.clearAll()
         let history = store.consentHistory()
-        #expect(history.map(\.cause) == [.withdrawal, .cleared])   // the oldest beyond the limit is dropped
+        #expect(history.map(\.provenance.action) == [.withdrawal, .cleared])   // the oldest beyond the limit is dropped
         var iterator = changes.makeAsyncIterator()
         let first = await iterator.next()?.historyEntry
-        #expect(first?.cause == .cmpPage)
+        #expect(first?.provenance == ConsentProvenance(.cmpPage, .userChoice))
         #expect(first?.dialect == "gravito")
         #expect(first?.pageURL == IntegratorStrings.cmpURL.absoluteString)
         #expect(first?.tcString == IntegratorStrings.acceptAll)
         #expect(await iterator.next()?.historyEntry == history[0])
         let exported = try JSONSerialization.jsonObject(with: store.exportConsentHistory()) as? [[String: Any]]
-        #expect(exported?.map { $0["cause"] as? String } == ["withdrawal", "cleared"])
+        #expect(exported?.map { $0["action"] as? String } == ["withdrawal", "cleared"])
+        #expect(exported?.map { $0["source"] as? String } == ["programmatic", "programmatic"])
         #expect((exported?.first?["date"] as? String)?.hasSuffix("Z") == true)
     }
 }

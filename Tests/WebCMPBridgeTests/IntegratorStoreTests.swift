@@ -64,10 +64,10 @@ import WebCMPBridgeTesting
         save(IntegratorStrings.acceptAll, in: store)
         let rejected = try store.rejectAll(now: Date(timeIntervalSince1970: 1_790_000_000))
         #expect(rejected.purposeConsents.isEmpty && rejected.vendorConsents.isEmpty)
-        #expect(rejected.source == .programmatic)
+        #expect(rejected.provenance == ConsentProvenance(.app, .rejectAll))
         #expect(rejected.decoded?.created == Date(timeIntervalSince1970: 1_772_409_600), "Created is kept")
         let withdrawn = try store.withdrawConsent()
-        #expect(withdrawn.purposeConsents.isEmpty && store.record()?.source == .programmatic)
+        #expect(withdrawn.purposeConsents.isEmpty && store.record()?.provenance == ConsentProvenance(.app, .withdrawal))
         do {
             _ = try ConsentStore.inMemory().withdrawConsent()
         } catch {
@@ -105,7 +105,7 @@ import WebCMPBridgeTesting
         let migration = ConsentMigration()
         #expect(ConsentBridge.needsConsentUI(store: store, expiry: expiry, now: now, migration: migration) == nil)
         let adopted = try #require(store.record())
-        #expect(adopted.source == .migrated && adopted.tcString == IntegratorStrings.analyticsOnly)
+        #expect(adopted.provenance == ConsentProvenance(.previousSDK, .adopted) && adopted.tcString == IntegratorStrings.analyticsOnly)
         #expect(adopted.savedAt == Date(timeIntervalSince1970: 1_772_409_600), "dated by the string's LastUpdated")
         #expect(suite.defaults.object(forKey: ConsentStore.migrationCheckedKey) != nil)
     }

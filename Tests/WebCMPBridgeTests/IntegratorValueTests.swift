@@ -156,7 +156,7 @@ import WebCMPBridge
         let summary = ConsentSummary(
             record: ConsentRecord(
                 strings: ConsentStrings(gppString: IntegratorStrings.usnatOptedOut, gppApplicableSections: [7]),
-                gdprApplies: false, savedAt: Date(), source: .cmpPage),
+                gdprApplies: false, savedAt: Date(), provenance: ConsentProvenance(.cmpPage, .userChoice)),
             decoded: nil)
         #expect(summary.usPrivacySignals == signals)
         #expect(summary.googleConsentMode == nil && summary.purposeConsents.isEmpty)
@@ -173,12 +173,14 @@ import WebCMPBridge
                 tcString: IntegratorStrings.analyticsOnly, gppString: "DBABTA~1YNN", usPrivacy: "1YNN"),
             gdprApplies: true, nonTCFData: .object(["analytics": .bool(true), "tags": .array([.string("a")])]),
             expirationDate: Date(timeIntervalSince1970: 1_900_000_000), crossDomainUserID: "user-1", configVersion: "7",
-            savedAt: Date(timeIntervalSince1970: 1_780_000_000), source: .migrated)
+            savedAt: Date(timeIntervalSince1970: 1_780_000_000),
+            provenance: ConsentProvenance(.previousSDK, .adopted))
         #expect(record.tcString == IntegratorStrings.analyticsOnly && record.additionalConsent == nil)
         #expect(record.gppString == "DBABTA~1YNN" && record.usPrivacy == "1YNN" && record.gdprApplies == true)
         #expect(record.crossDomainUserID == "user-1" && record.configVersion == "7")
-        #expect(record.expirationDate! > record.savedAt && record.source == .migrated)
-        #expect(ConsentSource.allCases == [.cmpPage, .fallbackPage, .migrated, .programmatic])
+        #expect(record.expirationDate! > record.savedAt && record.source == .previousSDK)
+        #expect(record.provenance.action == .adopted && ConsentProvenance.Source(rawValue: "cmpPage") == .cmpPage)
+        #expect(ConsentProvenance.Action.allCases.filter(\.isReport) == [.reReport, .signalUpdate, .noChoiceWhileUIShown])
         // Gravito's non-TCF data as the app reads it.
         let data = record.nonTCFData
         #expect(data?["analytics"]?.boolValue == true)

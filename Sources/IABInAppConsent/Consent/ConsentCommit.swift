@@ -16,7 +16,8 @@ import Foundation
 ///   `IABTCF_gdprApplies` is written only beside a TC string (never for GPP-only consent);
 /// - the latest GPP signal and US Privacy string of the page fill in a payload without them, and a newer page signal
 ///   updates the consent saved in the run (``PageSignals``);
-/// - re-saving what a CMP merely loaded keeps the date the user gave it;
+/// - re-saving what a CMP merely loaded keeps the date the user gave it, and what made it (``ConsentProvenance``: the
+///   user's choice stays the user's choice; a default nobody chose stays unchosen);
 /// - the record starts from the shared consent, the previous record's non-TCF data (when
 ///   ``Rules/keepsPreviousNonTCFData``) and cross-domain user id and the configured configuration version; the
 ///   dialect's ``ConsentExtras`` then write the CMP's own facts (Gravito its non-TCF data and configuration version,
@@ -40,8 +41,8 @@ package struct ConsentCommit: Sendable {
         package var minimumPolicyVersion: Int?
         /// Whether a payload without non-TCF data keeps the previous record's.
         package var keepsPreviousNonTCFData: Bool
-        /// Where the consent comes from.
-        package var source: ConsentSource
+        /// Who produces the consent (the record's and the history's ``ConsentProvenance/source``).
+        package var source: ConsentProvenance.Source
         /// What happens to a TC string that TCF 2.3 requires to carry the DisclosedVendors segment and does not.
         /// Programmatic changes (reject all, withdraw) and migration keep the default, ``MissingDisclosedVendorsPolicy/warn``:
         /// a withdrawal is never refused.
@@ -49,7 +50,7 @@ package struct ConsentCommit: Sendable {
 
         package init(
             cmpSDKID: Int? = nil, cmpSDKVersion: Int? = nil, gdprApplies: Bool? = true, configVersion: String? = nil,
-            minimumPolicyVersion: Int? = nil, keepsPreviousNonTCFData: Bool = true, source: ConsentSource = .cmpPage,
+            minimumPolicyVersion: Int? = nil, keepsPreviousNonTCFData: Bool = true, source: ConsentProvenance.Source = .app,
             missingDisclosedVendors: MissingDisclosedVendorsPolicy = .warn
         ) {
             self.cmpSDKID = cmpSDKID
@@ -67,6 +68,10 @@ package struct ConsentCommit: Sendable {
     package var keys: IABKeySet
     /// What the app is told: the record to write with the keys, and its decoded TC string.
     package var summary: ConsentSummary
+    /// What this change is, for the history: the rules' source and what happened (the payload's action, or
+    /// ``ConsentProvenance/Action/reReport`` for a "user's save" of the stored TC string). The record's provenance
+    /// may keep the stored one's action (``provenance(of:source:previous:)``).
+    package var change: ConsentProvenance
     /// The CMP SDK id and version the keys carry, resolved once (``CMPIdentity``).
     package var identity: CMPIdentity
     /// Things worth knowing that do not stop the commit (a payload whose arrays disagree with its TC string, an old
@@ -121,14 +126,21 @@ package struct ConsentCommit: Sendable {
         }
         let sameConsent = strings.tcString != nil
             ? previous?.tcString == strings.tcString : previous?.gppString == strings.gppString
+        // A user's save carries a TC string with a new `LastUpdated` ("Transparency and Consent String" v2.2, "Core
+        // string": the time the string was last updated): a "save" of the very string stored is the CMP restating it
+        // (Gravito and Onesecondbefore post their saves on load too, after the app gave them the stored record).
+        let action: ConsentProvenance.Action =
+            payload.action == .userChoice && decoded != nil && previous?.tcString == strings.tcString
+            ? .reReport : payload.action
+        change = ConsentProvenance(rules.source, action)
         var record = ConsentRecord(
             strings: strings,
             gdprApplies: decoded == nil && !gdprDoesNotApply ? nil : gdprApplies,
             nonTCFData: rules.keepsPreviousNonTCFData ? previous?.nonTCFData : nil,
             crossDomainUserID: previous?.crossDomainUserID,
             configVersion: rules.configVersion,
-            savedAt: payload.origin == .loaded && sameConsent ? previous?.savedAt ?? now : now,
-            source: rules.source)
+            savedAt: action != .userChoice && sameConsent ? previous?.savedAt ?? now : now,
+            provenance: Self.provenance(of: action, source: rules.source, previous: sameConsent ? previous : nil))
         payload.extras?.complete(&record)
         summary = ConsentSummary(record: record, decoded: decoded)
         if let decoded, let extras = payload.extras {
@@ -142,6 +154,22 @@ package struct ConsentCommit: Sendable {
 
     /// The record to write with the keys (the summary's).
     package var record: ConsentRecord { summary.record }
+
+    /// The record's provenance: `action` by `source`, except that anything but the user's choice that stores the
+    /// consent in force (`previous`, when it holds the same TC string, or GPP string without one) keeps what made that
+    /// consent, as it keeps its date: a CMP restating the user's choice, or its privacy settings shown over it, leave
+    /// it the user's choice, and a report of a default nobody chose leaves it unchosen.
+    static func provenance(
+        of action: ConsentProvenance.Action, source: ConsentProvenance.Source, previous: ConsentRecord?
+    ) -> ConsentProvenance {
+        guard action != .userChoice, let previous else { return ConsentProvenance(source, action) }
+        switch previous.provenance.action {
+        case .userChoice, .rejectAll, .withdrawal, .adopted, .noChoiceWhileUIShown:
+            return ConsentProvenance(source, previous.provenance.action)
+        case .reReport, .signalUpdate, .cleared:
+            return ConsentProvenance(source, action)
+        }
+    }
 
     /// What the page's GPP `applicableSections` say about GDPR: `true` when section 2 (`tcfeuv2`) is in force,
     /// `false` when only other sections are, `nil` when the page reports none (GPP CMP API v1.1, `PingReturn`).
@@ -161,11 +189,13 @@ package struct ConsentCommit: Sendable {
 
     /// Runs the transaction on consent strings that did not come from a page (programmatic changes, migration,
     /// `webcmp inspect`).
+    /// `action`: what the change is (the app's ``ConsentProvenance/Action/rejectAll``, …).
     package init(
-        strings: ConsentStrings, gdprApplies: Bool? = nil, previous: ConsentRecord?, rules: Rules, now: Date
+        strings: ConsentStrings, gdprApplies: Bool? = nil, action: ConsentProvenance.Action = .userChoice,
+        previous: ConsentRecord?, rules: Rules, now: Date
     ) throws(ConsentCommitError) {
         try self.init(
-            payload: ConsentPayload(origin: .userAction, strings: strings, gdprApplies: gdprApplies),
+            payload: ConsentPayload(action: action, strings: strings, gdprApplies: gdprApplies),
             previous: previous, rules: rules, now: now)
     }
 }

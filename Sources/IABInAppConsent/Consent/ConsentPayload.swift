@@ -6,16 +6,11 @@ import Foundation
 /// ``extras``, the typed value of the dialect that decoded it (``ConsentExtras``: Gravito's non-TCF data, an
 /// Onesecondbefore expiry, a TCF CMP's reported id …). The TC string is the truth.
 package struct ConsentPayload: Sendable, Hashable {
-    /// Why this payload was produced.
-    package enum Origin: String, Sendable, Hashable {
-        /// The user acted in the CMP UI.
-        case userAction
-        /// The CMP loaded consent it already had without the user acting (generic TCF `tcloaded`, a GPP signal).
-        case loaded
-    }
-
-    /// Why this payload was produced.
-    package var origin: Origin
+    /// Why this payload was produced: the user acted in the CMP UI (``ConsentProvenance/Action/userChoice``), the
+    /// CMP reported consent it had without the user acting (``ConsentProvenance/Action/reReport``: TCF `tcloaded`),
+    /// a GPP or US Privacy signal changed (``ConsentProvenance/Action/signalUpdate``), or the CMP's default was
+    /// signalled while its UI was on screen (``ConsentProvenance/Action/noChoiceWhileUIShown``).
+    package var action: ConsentProvenance.Action
     /// The consent strings.
     package var strings: ConsentStrings
     /// Whether GDPR applies, when the page says so (it wins over the configured value).
@@ -25,10 +20,10 @@ package struct ConsentPayload: Sendable, Hashable {
 
     /// Creates a payload.
     package init(
-        origin: Origin = .userAction, strings: ConsentStrings, gdprApplies: Bool? = nil,
+        action: ConsentProvenance.Action = .userChoice, strings: ConsentStrings, gdprApplies: Bool? = nil,
         extras: (any ConsentExtras)? = nil
     ) {
-        self.origin = origin
+        self.action = action
         self.strings = strings
         self.gdprApplies = gdprApplies
         self.extras = extras
@@ -39,13 +34,13 @@ package struct ConsentPayload: Sendable, Hashable {
 
     /// Equal when the shared fields are and the extras are the same value of the same type.
     package static func == (lhs: ConsentPayload, rhs: ConsentPayload) -> Bool {
-        lhs.origin == rhs.origin && lhs.strings == rhs.strings && lhs.gdprApplies == rhs.gdprApplies
+        lhs.action == rhs.action && lhs.strings == rhs.strings && lhs.gdprApplies == rhs.gdprApplies
             && lhs.extras.map { AnyHashable($0) } == rhs.extras.map { AnyHashable($0) }
     }
 
     /// Hashes the shared fields and the extras.
     package func hash(into hasher: inout Hasher) {
-        hasher.combine(origin)
+        hasher.combine(action)
         hasher.combine(strings)
         hasher.combine(gdprApplies)
         hasher.combine(extras.map { AnyHashable($0) })

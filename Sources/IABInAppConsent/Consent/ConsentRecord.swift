@@ -18,10 +18,11 @@ public struct ConsentRecord: Sendable, Hashable {
     public var configVersion: String?
     /// When the user gave this consent (kept when a CMP merely reports consent it already had).
     public var savedAt: Date
-    /// Where this consent came from.
-    public var source: ConsentSource
+    /// Where this consent came from and whether the user chose it. A CMP merely reporting or updating the consent
+    /// in force keeps the action of the consent it reports (as it keeps ``savedAt``).
+    public var provenance: ConsentProvenance
 
-    /// Creates a record.
+    /// Creates a record; by default one the app made itself (``ConsentProvenance/Source/app``) as the user's choice.
     public init(
         strings: ConsentStrings,
         gdprApplies: Bool? = nil,
@@ -30,7 +31,7 @@ public struct ConsentRecord: Sendable, Hashable {
         crossDomainUserID: String? = nil,
         configVersion: String? = nil,
         savedAt: Date,
-        source: ConsentSource = .cmpPage
+        provenance: ConsentProvenance = ConsentProvenance(.app, .userChoice)
     ) {
         self.strings = strings
         self.gdprApplies = gdprApplies
@@ -39,7 +40,7 @@ public struct ConsentRecord: Sendable, Hashable {
         self.crossDomainUserID = crossDomainUserID
         self.configVersion = configVersion
         self.savedAt = savedAt
-        self.source = source
+        self.provenance = provenance
     }
 
     /// Creates a record from the individual strings.
@@ -69,16 +70,6 @@ public struct ConsentRecord: Sendable, Hashable {
     public var gppString: String? { strings.gppString }
     /// The US Privacy string.
     public var usPrivacy: String? { strings.usPrivacy }
-}
-
-/// Where stored consent came from.
-public enum ConsentSource: String, Sendable, Hashable, CaseIterable {
-    /// The hosted CMP page.
-    case cmpPage
-    /// The app's bundled fallback CMP page (the hosted page could not be loaded).
-    case fallbackPage
-    /// Adopted from the keys a previous CMP SDK left in `UserDefaults` (migration).
-    case migrated
-    /// Produced by the app without a page (programmatic reject-all or withdrawal).
-    case programmatic
+    /// Who produced this consent (``provenance``'s source).
+    public var source: ConsentProvenance.Source { provenance.source }
 }

@@ -28,8 +28,11 @@ public struct ConsentSummary: Sendable, Hashable {
     public var expirationDate: Date? { record.expirationDate }
     /// When the user gave it.
     public var savedAt: Date { record.savedAt }
-    /// Where it came from.
-    public var source: ConsentSource { record.source }
+    /// Where it came from and whether the user chose it (``ConsentProvenance/Action/noChoiceWhileUIShown``: the CMP's
+    /// default signal, stored while its UI was on screen, is in force but is not the user's answer).
+    public var provenance: ConsentProvenance { record.provenance }
+    /// Who produced it.
+    public var source: ConsentProvenance.Source { record.source }
     /// The TC string, when the CMP produced one.
     public var tcString: String? { record.tcString }
     /// The GPP string, when the CMP produced one.

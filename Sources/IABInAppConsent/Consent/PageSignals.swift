@@ -44,14 +44,14 @@ package struct PageSignals: Sendable, Hashable {
     ) -> ConsentPayload? {
         self.gppString = gppString
         gppApplicableSections = sections
-        var payload = last ?? ConsentPayload(origin: .loaded, strings: ConsentStrings())
+        var payload = last ?? ConsentPayload(action: .signalUpdate, strings: ConsentStrings())
         guard payload.strings.gppString != gppString || payload.strings.gppApplicableSections != sections else {
             return nil
         }
         if reportsStatus, payload.strings.isEmpty, ConsentCommit.isBareGPPHeader(ConsentStrings(gppString: gppString)) {
             return nil
         }
-        payload.origin = userActed ? .userAction : .loaded
+        payload.action = userActed ? .userChoice : .signalUpdate
         payload.strings.gppString = gppString
         payload.strings.gppApplicableSections = sections
         return payload
@@ -63,7 +63,7 @@ package struct PageSignals: Sendable, Hashable {
         guard usPrivacy != self.usPrivacy else { return nil }
         self.usPrivacy = usPrivacy
         guard var payload = last else { return nil }
-        payload.origin = .loaded
+        payload.action = .signalUpdate
         payload.strings.usPrivacy = usPrivacy
         return payload
     }

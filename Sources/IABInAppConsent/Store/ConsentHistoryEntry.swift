@@ -5,76 +5,114 @@ import Foundation
 /// Art. 7(1)).
 ///
 /// It is written in the same storage write as the IAB keys and the record it describes, so the history never holds a
-/// change that was not stored and every stored change is in it (see <doc:ProofOfConsent>).
+/// change that was not stored and every stored change is in it (see <doc:ProofOfConsent>). Its
+/// ``provenance`` says what happened: the user's choice, a CMP reporting or updating what it had, its default signal
+/// while its UI was shown, the app's own change, an adoption, a removal.
+///
+/// JSON (``ConsentStore/exportConsentHistory()``): `date`, `source`, `action`, `details` (an object, absent when
+/// empty), `cmpID`, `cmpVersion`, the strings of ``ConsentStrings`` by their names and `gdprApplies`, each absent
+/// when `nil`. Entries written by earlier versions (`cause`, `dialect`, `pageURL`) read back with their provenance and
+/// details.
 public struct ConsentHistoryEntry: Sendable, Hashable, Codable {
-    /// What made the change.
-    public enum Cause: String, Sendable, Hashable, Codable, CaseIterable {
-        /// The user chose on the hosted CMP page (``ConsentHistoryEntry/pageURL``, ``ConsentHistoryEntry/dialect``).
-        case cmpPage
-        /// The user chose on the app's bundled fallback page (the hosted page could not be loaded).
-        case fallbackPage
-        /// The app rejected everything without a page (``ConsentStore/rejectAll(now:)``).
-        case rejectAll
-        /// The app withdrew consent without a page (``ConsentStore/withdrawConsent(now:)``).
-        case withdrawal
-        /// Adopted from the keys a previous CMP SDK left (migration).
-        case migration
-        /// Consent was removed (``ConsentStore/clearAll()``, a reset, a page that timed out with clearing enabled).
-        case cleared
-    }
-
     /// When the change was written.
     public var date: Date
-    /// What made it.
-    public var cause: Cause
-    /// The CMP page's message dialect (`gravito`, `tcf`, …) for ``Cause/cmpPage`` and ``Cause/fallbackPage``.
-    public var dialect: String?
-    /// The hosted CMP page's URL as configured (without the query items the kit adds) for ``Cause/cmpPage`` and
-    /// ``Cause/fallbackPage``.
-    public var pageURL: String?
+    /// Where the consent came from and what happened (whether the user chose).
+    public var provenance: ConsentProvenance
+    /// Facts about the source that its writer adds, by name (the bridge: the page's message dialect and URL).
+    public var details: [String: String]
     /// The CMP SDK id written (`IABTCF_CmpSdkID`).
     public var cmpID: Int?
     /// The CMP SDK version written (`IABTCF_CmpSdkVersion`).
     public var cmpVersion: Int?
-    /// The TC string written (`IABTCF_TCString`).
-    public var tcString: String?
-    /// The Additional Consent string written (`IABTCF_AddtlConsent`).
-    public var additionalConsent: String?
-    /// The GPP string written (`IABGPP_HDR_GppString`).
-    public var gppString: String?
-    /// The US Privacy string written (`IABUSPrivacy_String`).
-    public var usPrivacy: String?
+    /// The consent strings written (`IABTCF_TCString`, `IABTCF_AddtlConsent`, `IABGPP_HDR_GppString` with
+    /// `IABGPP_GppSID`, `IABUSPrivacy_String`); empty for a removal.
+    public var strings: ConsentStrings
     /// `IABTCF_gdprApplies` as written (`nil`: unset).
     public var gdprApplies: Bool?
 
     /// Creates an entry.
     package init(
-        date: Date, cause: Cause, dialect: String? = nil, pageURL: String? = nil, cmpID: Int? = nil,
+        date: Date, provenance: ConsentProvenance, details: [String: String] = [:], cmpID: Int? = nil,
         cmpVersion: Int? = nil, strings: ConsentStrings = ConsentStrings(), gdprApplies: Bool? = nil
     ) {
         self.date = date
-        self.cause = cause
-        self.dialect = dialect
-        self.pageURL = pageURL
+        self.provenance = provenance
+        self.details = details
         self.cmpID = cmpID
         self.cmpVersion = cmpVersion
-        tcString = strings.tcString
-        additionalConsent = strings.additionalConsent
-        gppString = strings.gppString
-        usPrivacy = strings.usPrivacy
+        self.strings = strings
         self.gdprApplies = gdprApplies
     }
-}
 
-/// What a ``ConsentStore`` write is, for its ``ConsentHistoryEntry``: the cause and, for a page, which page.
-package struct ConsentChangeContext: Sendable, Hashable {
-    package var cause: ConsentHistoryEntry.Cause
-    package var dialect: String?
-    package var pageURL: String?
+    /// The TC string written.
+    public var tcString: String? { strings.tcString }
+    /// The Additional Consent string written.
+    public var additionalConsent: String? { strings.additionalConsent }
+    /// The GPP string written.
+    public var gppString: String? { strings.gppString }
+    /// The US Privacy string written.
+    public var usPrivacy: String? { strings.usPrivacy }
 
-    package init(_ cause: ConsentHistoryEntry.Cause, dialect: String? = nil, pageURL: String? = nil) {
-        self.cause = cause
-        self.dialect = dialect
-        self.pageURL = pageURL
+    private enum CodingKeys: String, CodingKey {
+        case date, source, action, details, cmpID, cmpVersion, gdprApplies
+        case tcString, additionalConsent, gppString, gppApplicableSections, usPrivacy
+        /// Written by earlier versions.
+        case cause, dialect, pageURL
+    }
+
+    /// Decodes an entry, of this version or an earlier one (`cause`, `dialect`, `pageURL`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        date = try container.decode(Date.self, forKey: .date)
+        if let source = try container.decodeIfPresent(ConsentProvenance.Source.self, forKey: .source) {
+            let action = try container.decodeIfPresent(String.self, forKey: .action)
+            provenance = ConsentProvenance(source, action.flatMap(ConsentProvenance.Action.init(rawValue:)) ?? .reReport)
+        } else {
+            provenance = Self.legacyProvenance(cause: try container.decodeIfPresent(String.self, forKey: .cause))
+        }
+        var details = try container.decodeIfPresent([String: String].self, forKey: .details) ?? [:]
+        if let dialect = try container.decodeIfPresent(String.self, forKey: .dialect) { details["dialect"] = dialect }
+        if let pageURL = try container.decodeIfPresent(String.self, forKey: .pageURL) { details["pageURL"] = pageURL }
+        self.details = details
+        cmpID = try container.decodeIfPresent(Int.self, forKey: .cmpID)
+        cmpVersion = try container.decodeIfPresent(Int.self, forKey: .cmpVersion)
+        strings = ConsentStrings(
+            tcString: try container.decodeIfPresent(String.self, forKey: .tcString),
+            additionalConsent: try container.decodeIfPresent(String.self, forKey: .additionalConsent),
+            gppString: try container.decodeIfPresent(String.self, forKey: .gppString),
+            gppApplicableSections: try container.decodeIfPresent([Int].self, forKey: .gppApplicableSections),
+            usPrivacy: try container.decodeIfPresent(String.self, forKey: .usPrivacy))
+        gdprApplies = try container.decodeIfPresent(Bool.self, forKey: .gdprApplies)
+    }
+
+    /// Encodes the entry (see the type's JSON).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(date, forKey: .date)
+        try container.encode(provenance.source, forKey: .source)
+        try container.encode(provenance.action, forKey: .action)
+        if !details.isEmpty { try container.encode(details, forKey: .details) }
+        try container.encodeIfPresent(cmpID, forKey: .cmpID)
+        try container.encodeIfPresent(cmpVersion, forKey: .cmpVersion)
+        try container.encodeIfPresent(strings.tcString, forKey: .tcString)
+        try container.encodeIfPresent(strings.additionalConsent, forKey: .additionalConsent)
+        try container.encodeIfPresent(strings.gppString, forKey: .gppString)
+        try container.encodeIfPresent(strings.gppApplicableSections, forKey: .gppApplicableSections)
+        try container.encodeIfPresent(strings.usPrivacy, forKey: .usPrivacy)
+        try container.encodeIfPresent(gdprApplies, forKey: .gdprApplies)
+    }
+
+    /// The provenance of an entry that an earlier version wrote with `cause` (`cmpPage`, `fallbackPage`, `rejectAll`,
+    /// `withdrawal`, `migration`, `cleared`). Those versions logged every page save as the user's choice; it reads
+    /// so, since nothing else is known of it.
+    static func legacyProvenance(cause: String?) -> ConsentProvenance {
+        switch cause {
+        case "rejectAll": return ConsentProvenance(.app, .rejectAll)
+        case "withdrawal": return ConsentProvenance(.app, .withdrawal)
+        case "migration": return ConsentProvenance(.previousSDK, .adopted)
+        case "cleared": return ConsentProvenance(.app, .cleared)
+        case let cause?: return ConsentProvenance(ConsentProvenance.Source(rawValue: cause), .userChoice)
+        case nil: return ConsentProvenance(StoredConsentRecord.legacySource, .userChoice)
+        }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// before it reads the stored record).
 ///
 /// It runs once per store: when no record is stored and the migration was not checked before. The adopted string is
-/// validated and decoded by the same transaction as a save (``ConsentSource/migrated``; the keys are rewritten); its
+/// validated and decoded by the same transaction as a save (``ConsentProvenance/Source/previousSDK``, ``ConsentProvenance/Action/adopted``; the keys are rewritten); its
 /// date is the TC string's `LastUpdated`, so the expiry policy applies to when the user really chose. A string that
 /// is invalid is not adopted (the user is asked).
 public struct ConsentMigration: Sendable, Hashable {

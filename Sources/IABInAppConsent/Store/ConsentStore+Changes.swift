@@ -53,15 +53,20 @@ extension ConsentStore {
     /// streams before the lock is released, so that they see the changes of a storage in the order they were written
     /// (the last one is what is stored), and to ``didChangeNotification`` observers after it is released (an observer
     /// may read the store; concurrent writers' notifications may arrive in either order).
+    /// `write` returns whether it wrote: when it did not (a report that changes nothing), nothing is reported.
+    @discardableResult
     func transaction<Failure: Error>(
-        reporting change: ConsentChange, _ write: () throws(Failure) -> Void
-    ) throws(Failure) {
-        try storage.identity.withLock { () throws(Failure) in
-            try write()
+        reporting change: ConsentChange, _ write: () throws(Failure) -> Bool
+    ) throws(Failure) -> Bool {
+        let wrote = try storage.identity.withLock { () throws(Failure) -> Bool in
+            guard try write() else { return false }
             storage.identity.listeners.yield(change)
+            return true
         }
+        guard wrote else { return false }
         NotificationCenter.default.post(
             name: ConsentStore.didChangeNotification, object: storage.identity,
             userInfo: [ConsentStore.changeUserInfoKey: change])
+        return true
     }
 }

@@ -37,31 +37,37 @@ extension ConsentStore {
     /// The stored history text with `entry` appended, trimmed to `limits`: the oldest entries are dropped until at
     /// most `limits.maximumEntries` remain and their JSON takes at most `limits.maximumBytes`; `entry` itself is
     /// always kept. A stored history that cannot be read is replaced.
+    ///
+    /// Reports never push a decision out: a report entry (``ConsentProvenance/Action/isReport``: a CMP restating or
+    /// updating what it had) replaces the newest entry when that one is a report too, so a run of reports between
+    /// two choices takes one place; and trimming drops the oldest reports before any other entry.
     static func appendingHistory(
         _ entry: ConsentHistoryEntry, to stored: String?, limits: ConsentHistoryLimits
     ) throws(ConsentStoreError) -> String {
         var entries = stored.map(decodeHistory) ?? []
+        if entry.provenance.action.isReport, entries.last?.provenance.action.isReport == true { entries.removeLast() }
         entries.append(entry)
         let encoder = JSONEncoder()
-        var encoded: [Data] = []
+        var encoded: [(data: Data, isReport: Bool)] = []
         encoded.reserveCapacity(entries.count)
         for item in entries {
             do {
-                encoded.append(try encoder.encode(item))
+                encoded.append((try encoder.encode(item), item.provenance.action.isReport))
             } catch {
                 throw .recordNotEncodable(reason: "history entry: \(error)")
             }
         }
         let maximumEntries = max(1, limits.maximumEntries)
-        if encoded.count > maximumEntries { encoded.removeFirst(encoded.count - maximumEntries) }
-        var bytes = encoded.reduce(2) { $0 + $1.count } + encoded.count - 1   // brackets and commas
-        while encoded.count > 1, bytes > limits.maximumBytes {
-            bytes -= encoded.removeFirst().count + 1
+        var bytes = encoded.reduce(2) { $0 + $1.data.count } + encoded.count - 1   // brackets and commas
+        // The oldest report first, else the oldest entry; never the new one (the last).
+        while encoded.count > 1, encoded.count > maximumEntries || bytes > limits.maximumBytes {
+            let index = encoded.dropLast().firstIndex { $0.isReport } ?? 0
+            bytes -= encoded.remove(at: index).data.count + 1
         }
         var text = Data("[".utf8)
         for (index, item) in encoded.enumerated() {
             if index > 0 { text.append(UInt8(ascii: ",")) }
-            text.append(item)
+            text.append(item.data)
         }
         text.append(UInt8(ascii: "]"))
         return String(decoding: text, as: UTF8.self)
@@ -72,15 +78,15 @@ extension ConsentStore {
         (try? JSONDecoder().decode([ConsentHistoryEntry].self, from: Data(text.utf8))) ?? []
     }
 
-    /// The history entry of a write of `keys` and `record` in `context` at `now`.
+    /// The history entry of a write of `keys` and `record`, what happened (`provenance`, `details`), at `now`.
     static func historyEntry(
-        keys: IABKeySet, record: ConsentRecord?, context: ConsentChangeContext, now: Date
+        keys: IABKeySet, record: ConsentRecord?, provenance: ConsentProvenance, details: [String: String], now: Date
     ) -> ConsentHistoryEntry {
         let identity = keys.cmpIdentity
         var gdprApplies: Bool?
         if case .int(let flag)? = keys[.gdprApplies] { gdprApplies = flag == 1 }
         return ConsentHistoryEntry(
-            date: now, cause: context.cause, dialect: context.dialect, pageURL: context.pageURL, cmpID: identity.id,
+            date: now, provenance: provenance, details: details, cmpID: identity.id,
             cmpVersion: identity.version, strings: record?.strings ?? ConsentStrings(), gdprApplies: gdprApplies)
     }
 }

@@ -25,7 +25,10 @@ extension ConsentStore {
             }
         }
         do {
-            if let adopted { try apply(adopted.keys, record: adopted.record, context: ConsentChangeContext(.migration), now: now) }
+            if let adopted {
+                try apply(
+                    adopted.keys, record: adopted.record, provenance: ConsentProvenance(.previousSDK, .adopted), now: now)
+            }
             try storage.write([ConsentStore.migrationCheckedKey: .int(1)], [])
         } catch {
             return nil
@@ -80,9 +83,9 @@ extension ConsentStore {
     ) -> ConsentCommit? {
         try? ConsentCommit(
             payload: ConsentPayload(
-                origin: .loaded, strings: strings, gdprApplies: gdprApplies,
+                action: .adopted, strings: strings, gdprApplies: gdprApplies,
                 extras: nonTCFData.map(MigratedNonTCFData.init)),
-            previous: nil, rules: ConsentCommit.Rules(gdprApplies: gdprApplies, source: .migrated), now: now)
+            previous: nil, rules: ConsentCommit.Rules(gdprApplies: gdprApplies, source: .previousSDK), now: now)
     }
 
     /// The commit with the date the user chose: the TC string's `LastUpdated` (so expiry counts from then), from the

@@ -24,7 +24,7 @@ package enum ProgrammaticConsentError: Error, Sendable, Hashable, CustomStringCo
 extension ConsentStore {
     /// Rejects everything without showing the CMP: from the stored TC string, stores a new one with every purpose,
     /// special feature, vendor and publisher consent and legitimate interest cleared,
-    /// through the same transaction as a save (keys and record, ``ConsentSource/programmatic``). The next time the CMP
+    /// through the same transaction as a save (keys and record, ``ConsentProvenance/Source/app``, ``ConsentProvenance/Action/rejectAll``). The next time the CMP
     /// page opens it is given that string (Gravito: `cookieData`).
     ///
     /// Besides the TC string:
@@ -48,14 +48,14 @@ extension ConsentStore {
 
     /// Withdraws every consent and objects to every legitimate interest: in the TCF exactly ``rejectAll(now:)``
     /// (a withdrawal must be as easy as giving consent; this is the "withdraw" button of an app's privacy menu); the
-    /// consent history records it as a ``ConsentHistoryEntry/Cause/withdrawal``.
+    /// consent history and the record say ``ConsentProvenance/Action/withdrawal``.
     @discardableResult
     public func withdrawConsent(now: Date = Date()) throws(IABConsentError) -> ConsentSummary {
         do { return try reject(now: now, cause: .withdrawal) } catch { throw IABConsentError(error) }
     }
 
     /// ``rejectAll(now:)``, recorded in the history as `cause`, with the precise error.
-    package func reject(now: Date, cause: ConsentHistoryEntry.Cause) throws(ProgrammaticConsentError) -> ConsentSummary {
+    package func reject(now: Date, cause: ConsentProvenance.Action) throws(ProgrammaticConsentError) -> ConsentSummary {
         guard let previous = record(), let raw = previous.tcString, let decoded = try? TCString(decoding: raw) else {
             throw .noStoredTCString
         }
@@ -76,16 +76,16 @@ extension ConsentStore {
         let commit: ConsentCommit
         do {
             commit = try ConsentCommit(
-                strings: strings, gdprApplies: previous.gdprApplies, previous: previous,
+                strings: strings, gdprApplies: previous.gdprApplies, action: cause, previous: previous,
                 rules: ConsentCommit.Rules(
                     cmpSDKID: identity.id, cmpSDKVersion: identity.version, gdprApplies: previous.gdprApplies,
-                    configVersion: previous.configVersion, keepsPreviousNonTCFData: false, source: .programmatic),
+                    configVersion: previous.configVersion, keepsPreviousNonTCFData: false, source: .app),
                 now: now)
         } catch {
             throw .commit(error)
         }
         do {
-            try apply(commit.keys, record: commit.record, context: ConsentChangeContext(cause), now: now)
+            try apply(commit.keys, record: commit.record, provenance: ConsentProvenance(.app, cause), now: now)
         } catch {
             throw .storage(error)
         }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Reads and writes consent: the IAB in-app keys and the bridge's own ``ConsentRecord``.
 ///
-/// - A write (the package's `apply(_:record:context:now:)`, behind every save) replaces the whole stored state in one call: it
+/// - A write (the package's `apply(_:record:provenance:details:now:)`, behind every save) replaces the whole stored state in one call: it
 ///   validates everything first and touches storage only when all of it is valid; then it writes the new keys and
 ///   removes every stale key of the families this package owns (`IABTCF_*`, `IABGPP_*`, `IABUSPrivacy_String`), such
 ///   as an `IABTCF_PublisherRestrictions7` left by an older string. Keys of other families are never touched.
@@ -48,7 +48,7 @@ public struct ConsentStore: Sendable {
     /// carried the date wrote beside it (removed on the next apply or clear).
     static let ownKeys = [recordKey, nonTCFDataKey, "WebCMPBridge.savedAt"]
 
-    /// The most bytes of keys, values and record that one ``apply(_:record:context:now:)`` writes (1 MiB).
+    /// The most bytes of keys, values and record that one ``apply(_:record:provenance:details:now:)`` writes (1 MiB).
     static let maximumTotalSize = 1 << 20
 
     /// The key prefixes of the IAB families the store owns (`IABUSPrivacy_String` is matched exactly).
@@ -75,22 +75,32 @@ public struct ConsentStore: Sendable {
     /// be encoded, or everything together exceeds ``maximumTotalSize``.
     /// It holds the lock of its storage (`KeyValueStorage.Identity`) while it reads the stale keys and writes, so
     /// that concurrent applies to one storage never mix; applies to other storages do not wait.
-    /// The same write appends the change's ``ConsentHistoryEntry`` (`context` says what made it, at `now`) to the
-    /// history (``consentHistory()``): a failed write records nothing, and nothing is written without its entry.
+    /// The same write appends the change's ``ConsentHistoryEntry`` (`provenance` says what happened, `details` add
+    /// facts about its source, at `now`) to the history (``consentHistory()``): a failed write records nothing, and
+    /// nothing is written without its entry.
+    /// A report (``ConsentProvenance/Action/reReport``, ``ConsentProvenance/Action/signalUpdate``,
+    /// ``ConsentProvenance/Action/noChoiceWhileUIShown``) that would store exactly the stored keys and record writes
+    /// nothing and records nothing: a CMP restating what the user chose is no change, and must not push the user's
+    /// choice out of the bounded history. Returns whether it wrote.
     /// After a successful write, ``changes()`` streams and ``didChangeNotification`` observers are told.
+    @discardableResult
     package func apply(
-        _ keys: IABKeySet, record: ConsentRecord?, context: ConsentChangeContext, now: Date = Date()
-    ) throws(ConsentStoreError) {
-        let entry = ConsentStore.historyEntry(keys: keys, record: record, context: context, now: now)
-        try transaction(reporting: ConsentChange(record: record, historyEntry: entry)) { () throws(ConsentStoreError) in
-            try applyLocked(keys, record: record, entry: entry)
+        _ keys: IABKeySet, record: ConsentRecord?, provenance: ConsentProvenance, details: [String: String] = [:],
+        now: Date = Date()
+    ) throws(ConsentStoreError) -> Bool {
+        let entry = ConsentStore.historyEntry(keys: keys, record: record, provenance: provenance, details: details, now: now)
+        let skipsUnchanged = provenance.action.isReport
+        return try transaction(reporting: ConsentChange(record: record, historyEntry: entry)) {
+            () throws(ConsentStoreError) -> Bool in
+            try applyLocked(keys, record: record, entry: entry, skipsUnchanged: skipsUnchanged)
         }
     }
 
-    /// The body of ``apply(_:record:context:now:)``, run under the storage's lock.
+    /// The body of ``apply(_:record:provenance:details:now:)``, run under the storage's lock; `false` when it wrote
+    /// nothing (`skipsUnchanged` and everything is stored already).
     private func applyLocked(
-        _ keys: IABKeySet, record: ConsentRecord?, entry: ConsentHistoryEntry
-    ) throws(ConsentStoreError) {
+        _ keys: IABKeySet, record: ConsentRecord?, entry: ConsentHistoryEntry, skipsUnchanged: Bool
+    ) throws(ConsentStoreError) -> Bool {
         var set: [String: KeyValueStorage.Value] = [:]
         set.reserveCapacity(keys.count + 2)
         var size = 0
@@ -130,11 +140,20 @@ public struct ConsentStore: Sendable {
         guard size <= ConsentStore.maximumTotalSize else {
             throw .tooLarge(bytes: size, limit: ConsentStore.maximumTotalSize)
         }
-        for key in storedIABKeys() where set[key.rawValue] == nil {   // `set` holds the new keys by name
+        let storedKeys = storedIABKeys()
+        if skipsUnchanged, record != nil, isStored(set, keys: storedKeys) { return false }
+        for key in storedKeys where set[key.rawValue] == nil {   // `set` holds the new keys by name
             remove.append(key.rawValue)
         }
         set[ConsentStore.historyKey] = .string(try appendedHistory(entry))
         try storage.write(set, remove)
+        return true
+    }
+
+    /// Whether the storage holds exactly `set` (the keys, the record and its non-TCF data about to be written) and
+    /// no other key of the owned IAB families (`storedKeys`).
+    private func isStored(_ set: [String: KeyValueStorage.Value], keys storedKeys: [IABKey]) -> Bool {
+        storage.load(storedKeys.map(\.rawValue) + [ConsentStore.recordKey, ConsentStore.nonTCFDataKey]) == set
     }
 
     /// The stored history with `entry` appended (read under the storage's lock, by the write that stores it).
@@ -178,22 +197,25 @@ public struct ConsentStore: Sendable {
     }
 
     /// Removes everything the store wrote: every key of the owned IAB families and the record. Nothing else.
-    /// The consent history (``consentHistory()``) is kept and gets a ``ConsentHistoryEntry/Cause/cleared`` entry in
+    /// The consent history (``consentHistory()``) is kept and gets a ``ConsentProvenance/Action/cleared`` entry in
     /// the same write: that consent was removed is part of the proof.
     ///
     /// Does not throw: the only possible failure is a `UserDefaults` suite that cannot be opened, and then nothing
     /// can have been written to it either (and nothing is reported or recorded).
     public func clearAll() {
-        clearAll(context: ConsentChangeContext(.cleared))
+        clearAll(provenance: ConsentProvenance(.app, .cleared))
     }
 
-    /// ``clearAll()`` recorded with `context` at `now`.
-    package func clearAll(context: ConsentChangeContext, now: Date = Date()) {
-        let entry = ConsentStore.historyEntry(keys: IABKeySet(), record: nil, context: context, now: now)
-        try? transaction(reporting: ConsentChange(record: nil, historyEntry: entry)) { () throws(ConsentStoreError) in
+    /// ``clearAll()`` recorded with `provenance` and `details` at `now`.
+    package func clearAll(provenance: ConsentProvenance, details: [String: String] = [:], now: Date = Date()) {
+        let entry = ConsentStore.historyEntry(
+            keys: IABKeySet(), record: nil, provenance: provenance, details: details, now: now)
+        _ = try? transaction(reporting: ConsentChange(record: nil, historyEntry: entry)) {
+            () throws(ConsentStoreError) -> Bool in
             let history = try appendedHistory(entry)
             try storage.write(
                 [ConsentStore.historyKey: .string(history)], storedIABKeys().map(\.rawValue) + ConsentStore.ownKeys)
+            return true
         }
     }
 

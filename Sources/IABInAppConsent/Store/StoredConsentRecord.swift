@@ -9,7 +9,8 @@ import Foundation
 /// through `Codable` costs a thrown error per failed type guess, several µs per value on Linux).
 ///
 /// The format is flat and only grows optional members, so that records written by earlier versions (format `v1`)
-/// read back: `gdprApplies`, `gppApplicableSections` and `source` were added later and are absent there.
+/// read back: `gdprApplies`, `gppApplicableSections`, `source` and `action` were added later and are absent there
+/// (``provenance``: how a record without them reads).
 struct StoredConsentRecord: Codable, Sendable {
     var tcString: String?
     var additionalConsent: String?
@@ -22,6 +23,8 @@ struct StoredConsentRecord: Codable, Sendable {
     var configVersion: String?
     var savedAt: Date
     var source: String?
+    /// ``ConsentProvenance/Action``'s raw value; absent in records written before the provenance had an action.
+    var action: String?
 
     /// The stored fields of `record` (all but ``ConsentRecord/nonTCFData``).
     init(_ record: ConsentRecord) {
@@ -35,10 +38,11 @@ struct StoredConsentRecord: Codable, Sendable {
         crossDomainUserID = record.crossDomainUserID
         configVersion = record.configVersion
         savedAt = record.savedAt
-        source = record.source.rawValue
+        source = record.provenance.source.rawValue
+        action = record.provenance.action.rawValue
     }
 
-    /// The record, with `nonTCFData`. An unknown `source` (written by a later version) reads as the CMP page.
+    /// The record, with `nonTCFData`.
     func record(nonTCFData: JSONValue?) -> ConsentRecord {
         ConsentRecord(
             strings: ConsentStrings(
@@ -46,7 +50,27 @@ struct StoredConsentRecord: Codable, Sendable {
                 gppApplicableSections: gppApplicableSections, usPrivacy: usPrivacy),
             gdprApplies: gdprApplies, nonTCFData: nonTCFData, expirationDate: expirationDate,
             crossDomainUserID: crossDomainUserID, configVersion: configVersion, savedAt: savedAt,
-            source: source.flatMap(ConsentSource.init(rawValue:)) ?? .cmpPage)
+            provenance: provenance)
+    }
+
+    /// The source written by versions whose records had none: they were all made by the bridge's hosted CMP page.
+    static let legacySource = ConsentProvenance.Source(rawValue: "cmpPage")
+
+    /// The record's provenance. A source reads as written (an open value; absent: ``legacySource``). An absent action
+    /// (a record of an earlier version) reads as what that version meant by the source: the app's own change was a
+    /// reject-all or withdrawal, an adopted consent was adopted, anything else was taken for the user's choice (what
+    /// those versions claimed; they could not tell). An action this version does not know (a later version's) reads
+    /// as a report: nothing says the user chose.
+    var provenance: ConsentProvenance {
+        let source = source.map(ConsentProvenance.Source.init(rawValue:)) ?? Self.legacySource
+        guard let action else {
+            switch source {
+            case .app: return ConsentProvenance(source, .rejectAll)
+            case .previousSDK: return ConsentProvenance(source, .adopted)
+            default: return ConsentProvenance(source, .userChoice)
+            }
+        }
+        return ConsentProvenance(source, ConsentProvenance.Action(rawValue: action) ?? .reReport)
     }
 
     /// Limits for reading back our own non-TCF data: far above what the bridge accepts from a page

@@ -112,7 +112,9 @@ public struct BridgeConfiguration: Sendable {
 
     /// The consent rules of `ConsentCommit` for a page's save, on a page that reported `pageConfigVersion` (what a
     /// dialect's save does beyond the shared consent is its extras' rule, `ConsentExtras`).
-    func commitRules(pageConfigVersion: String?, source: ConsentSource = .cmpPage) -> ConsentCommit.Rules {
+    func commitRules(
+        pageConfigVersion: String?, source: ConsentProvenance.Source = .cmpPage
+    ) -> ConsentCommit.Rules {
         ConsentCommit.Rules(
             cmpSDKID: cmpSDKID, cmpSDKVersion: cmpSDKVersion, gdprApplies: gdprApplies,
             configVersion: pageConfigVersion ?? expiry.currentConfigVersion,

@@ -227,7 +227,9 @@ public final class ConsentBridge {
         case .openAppSettings:
             webView?.openAppSettings()
         case .clearStore:
-            store.clearAll()
+            store.clearAll(
+                provenance: ConsentProvenance(.app, .cleared),
+                details: ConsentHistoryEntry.pageDetails(dialect: machine.dialect, pageURL: configuration.cmpURL))
         case .detach:
             detach()
         }
@@ -245,10 +247,8 @@ public final class ConsentBridge {
         }
         do {
             try store.apply(
-                commit.keys, record: commit.record,
-                context: ConsentChangeContext(
-                    request.rules.source == .fallbackPage ? .fallbackPage : .cmpPage,
-                    dialect: machine.dialect?.rawValue, pageURL: configuration.cmpURL.absoluteString),
+                commit.keys, record: commit.record, provenance: commit.change,
+                details: ConsentHistoryEntry.pageDetails(dialect: machine.dialect, pageURL: configuration.cmpURL),
                 now: scheduler.now())
         } catch {
             return .storageFailed(error)

@@ -11,7 +11,7 @@ public struct ConsentExpiryPolicy: Sendable, Hashable {
     public var currentConfigVersion: String?
     /// The lowest acceptable `TcfPolicyVersion`; stored TC strings below it are renewed. Default 4 (TCF 2.2).
     public var minimumPolicyVersion: Int?
-    /// Whether consent the user gave on the app's bundled fallback page (``IABInAppConsent/ConsentSource/fallbackPage``) asks for the
+    /// Whether consent the user gave on the app's bundled fallback page (``IABInAppConsent/ConsentProvenance/Source/fallbackPage``) asks for the
     /// hosted page again (``ConsentRenewalReason/hostedPageNotShown``), so that the publisher's current texts and
     /// vendor list eventually apply. Default `true`. Ask ``ConsentBridge/needsConsentUI(store:expiry:now:migration:)``
     /// at launch and when the network becomes reachable again.
@@ -24,7 +24,7 @@ public struct ConsentExpiryPolicy: Sendable, Hashable {
     /// string the TCF no longer accepts is renewed). The period counts from ``IABInAppConsent/ConsentRecord/savedAt``.
     ///
     /// A refusal is read from the stored consent alone: a record the app's own reject-all or withdrawal wrote
-    /// (``IABInAppConsent/ConsentSource/programmatic``), or a TC string without any purpose consent or legitimate
+    /// (``IABInAppConsent/ConsentProvenance/Action/rejectAll``, ``IABInAppConsent/ConsentProvenance/Action/withdrawal``), or a TC string without any purpose consent or legitimate
     /// interest, special feature opt-in, vendor consent or legitimate interest, or publisher purpose consent or
     /// legitimate interest. Consent without a TC string (GPP or US Privacy only) is never a refusal: a US opt-out is
     /// not a refused consent request. See <doc:ReaskingAfterRefusal> for the EU Digital Omnibus proposal (six months)
@@ -53,7 +53,7 @@ public struct ConsentExpiryPolicy: Sendable, Hashable {
     static func quietPeriodDefers(_ reason: ConsentRenewalReason) -> Bool {
         switch reason {
         case .expired, .tooOld, .configurationChanged, .hostedPageNotShown: return true
-        case .noConsent, .policyVersionChanged: return false
+        case .noConsent, .policyVersionChanged, .notAnswered: return false
         }
     }
 
@@ -61,7 +61,7 @@ public struct ConsentExpiryPolicy: Sendable, Hashable {
     /// called when a quiet period is set and another rule would ask.
     static func isRefusal(_ record: ConsentRecord) -> Bool {
         guard let tcString = record.tcString else { return false }
-        if record.source == .programmatic { return true }
+        if record.provenance.action == .rejectAll || record.provenance.action == .withdrawal { return true }
         return (try? TCString(decoding: tcString))?.isRejectAll ?? false
     }
 
@@ -79,6 +79,7 @@ public struct ConsentExpiryPolicy: Sendable, Hashable {
             if version < minimumPolicyVersion { return .policyVersionChanged }
         }
         if retriesHostedPage, record.source == .fallbackPage { return .hostedPageNotShown }
+        if record.provenance.action == .noChoiceWhileUIShown { return .notAnswered }
         return nil
     }
 
@@ -114,4 +115,10 @@ public enum ConsentRenewalReason: String, Sendable, Hashable {
     /// the hosted page once it is reachable (``ConsentExpiryPolicy/retriesHostedPage``). The stored consent is in
     /// force meanwhile: the IAB keys are written.
     case hostedPageNotShown
+    /// The CMP signalled its default (a US CMP's "not opted out", `signalStatus: ready`) while its UI was on screen,
+    /// and the user did not answer before the run ended (the app was ended with the banner up): the record says
+    /// ``IABInAppConsent/ConsentProvenance/Action/noChoiceWhileUIShown``. The signal is in force (the IAB keys are
+    /// written, as ad SDKs must read the current signal); show the CMP so that the user gets the choice. A CMP that
+    /// never shows its UI (no notice needed in that region) is answered by its signal and never gives this reason.
+    case notAnswered
 }

@@ -19,7 +19,9 @@ package enum ConsentGateDecision {
         guard !consentUIHeld else { return nil }
         guard consentRequired else { return .notRequired }
         switch renewalReason {
-        case nil, .hostedPageNotShown?:   // the fallback page's consent is in force until the hosted page shows
+        // The fallback page's consent is in force until the hosted page shows; a CMP's default signal stored while its
+        // UI was unanswered is in force (ad SDKs read the current signal) until the user answers.
+        case nil, .hostedPageNotShown?, .notAnswered?:
             if let record, record.gdprApplies == false, record.gppString == nil, record.usPrivacy == nil {
                 return .notRequired
             }

@@ -145,9 +145,9 @@ extension ConformanceReport.Row {
         ]
     }
 
-    /// A save from the fallback page was stored with ``ConsentSource/fallbackPage`` (`stored`: the store's record's
+    /// A save from the fallback page was stored with ``ConsentProvenance/Source/fallbackPage`` (`stored`: the store's record's
     /// source, `nil` when nothing is stored).
-    package static func savedFromFallback(stored: ConsentSource?) -> Self {
+    package static func savedFromFallback(stored: ConsentProvenance.Source?) -> Self {
         Self("save stored with source fallbackPage", stored == .fallbackPage,
              stored.map { "source: \($0.rawValue)" } ?? "nothing stored")
     }

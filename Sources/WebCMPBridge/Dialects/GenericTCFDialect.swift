@@ -54,7 +54,7 @@ struct GenericTCFDialect: MessageDialect {
                 let cmpID = try fields.integer("cmpId", in: 0...4095)
                 let cmpVersion = try fields.integer("cmpVersion", in: 0...4095)
                 return .save(ConsentPayload(
-                    origin: status == "tcloaded" ? .loaded : .userAction,
+                    action: status == "tcloaded" ? .reReport : .userChoice,
                     strings: ConsentStrings(
                         tcString: tcString, additionalConsent: tcString == nil ? nil : try fields.nonEmptyString("addtlConsent")),
                     gdprApplies: gdprApplies,

@@ -29,6 +29,7 @@ extension BridgeMachine {
         case .uiShown:
             settingsUIShown(&out)
             becomeReady(&out)
+            cmpUIShown(&out)
         case .configurationLoaded(let version):
             withRun { $0.configVersion = version }
         case .gpp(let signal):
@@ -42,7 +43,9 @@ extension BridgeMachine {
             // (`tcloaded`) does not end the UI: the user may be about to change it. A page that says GDPR does not
             // apply has nothing to ask: its answer ends the UI too.
             let nothingToAsk = payload.gdprApplies == false && payload.strings.isEmpty
-            commit(payload, endsUI: rules.userSaveEndsUI && (payload.origin == .userAction || nothingToAsk), &out)
+            // The user's action ends what the CMP's UI asked (TCF `useractioncomplete`: the UI is closed).
+            if payload.action == .userChoice { withRun { $0.cmpUIVisible = false } }
+            commit(payload, endsUI: rules.userSaveEndsUI && (payload.action == .userChoice || nothingToAsk), &out)
         case .close:
             finish(.closed, &out)
         case .settingsCall(let attempt, let result):
@@ -74,9 +77,11 @@ extension BridgeMachine {
     /// the user acted and the CMP hid its UI again (``GPPUIProgress``).
     private mutating func handleGPP(_ signal: GPPSignal, rules: any MessageDialect, _ out: inout Effects) {
         guard let step = withRun({ $0.gppProgress.observe(signal) }) else { return }
+        if signal.displayStatus == .hidden || signal.displayStatus == .disabled { withRun { $0.cmpUIVisible = false } }
         if step == .shown {
             settingsUIShown(&out)
             becomeReady(&out)
+            cmpUIShown(&out)
         }
         if signal.mayCarryConsent, let gppString = signal.gppString, let payload = withRun({
             $0.page.updatingGPP(
@@ -86,7 +91,29 @@ extension BridgeMachine {
             becomeReady(&out)
             commit(payload, endsUI: false, &out)
         }
-        if step == .finishedByUser { finishAfterSettling(&out) }
+        if step == .finishedByUser {
+            // The user acted and the CMP hid its UI: what it signalled while the UI was up is the user's answer.
+            if let last = run?.lastAsked, last.action != .userChoice {
+                var chosen = last
+                chosen.action = .userChoice
+                commit(chosen, endsUI: false, &out)
+            }
+            finishAfterSettling(&out)
+        }
+    }
+
+    /// The CMP's consent UI is on screen (TCF `cmpuishown`, GPP `cmpDisplayStatus: visible`): until the user acts, a
+    /// signal is the CMP's default, not the user's answer (``ConsentProvenance/Action/noChoiceWhileUIShown``). A
+    /// default this run stored before the UI showed (a GPP or US Privacy signal) is stored again as such, so that an
+    /// app ended with the UI up asks again at the next launch (``ConsentRenewalReason/notAnswered``). What a CMP
+    /// re-reported from its own storage (TCF `tcloaded`) is not: the user chose it before (privacy settings are shown
+    /// over it).
+    private mutating func cmpUIShown(_ out: inout Effects) {
+        guard let run = withRun({ run -> Run in
+            run.cmpUIVisible = true
+            return run
+        }), !run.consent.userChose, let last = run.lastAsked, last.action == .signalUpdate else { return }
+        commit(last, endsUI: false, &out)
     }
 
     /// The origin a reply to `message` is posted to: the sender's (already checked against the allowed origins), or,
@@ -99,9 +126,16 @@ extension BridgeMachine {
 
     /// Asks the runner to commit `payload` (``Effect/commit(_:)``) as the run's next request, of the current load;
     /// `endsUI`: a stored commit ends the UI after ``BridgeConfiguration/finishDelay``.
+    /// Whatever arrives while the CMP's UI is on screen is its default, not yet the user's answer
+    /// (``ConsentProvenance/Action/noChoiceWhileUIShown``): the user's answer is a TCF `useractioncomplete` or a
+    /// dialect's save (they end the UI's visibility before they commit), or a GPP UI hidden after the user acted
+    /// (which commits the signal again as the user's choice).
     private mutating func commit(_ payload: ConsentPayload, endsUI: Bool, _ out: inout Effects) {
+        var payload = payload
         guard let run = withRun({ run in
             run.commitsAsked += 1
+            if run.cmpUIVisible { payload.action = .noChoiceWhileUIShown }
+            run.lastAsked = payload
             return run
         }) else { return }
         out.append(.commit(CommitRequest(
@@ -123,7 +157,7 @@ extension BridgeMachine {
         }
         withRun { $0.lastCommitAnswered = request.id }
         let payload = request.payload
-        let userAction = payload.origin == .userAction
+        let userAction = payload.action == .userChoice
         switch outcome {
         case .refused(let error):
             return report(.error(error), &out)

@@ -69,6 +69,12 @@ extension BridgeMachine {
         var page = PageSignals()
         /// The page's GPP UI, shown and hidden.
         var gppProgress = GPPUIProgress()
+        /// Whether the CMP's consent UI is on screen and the user has not acted in it (TCF `cmpuishown` until
+        /// `useractioncomplete`; GPP `cmpDisplayStatus` `visible` until `hidden`): what it signals meanwhile is its
+        /// default, not the user's answer.
+        var cmpUIVisible = false
+        /// The payload of the latest commit asked for (stored or not yet answered): what the CMP signals now.
+        var lastAsked: ConsentPayload?
         /// Opening the CMP's privacy settings (``ConsentUIMode/settings``; `nil` in the consent mode): started once the
         /// page is ready, anew for every page a terminated web content process reloads.
         var settings: SettingsOpening?
