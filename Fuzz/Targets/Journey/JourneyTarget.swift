@@ -253,12 +253,15 @@ final class JourneyWorld {
     private func post(_ webView: JourneyWebView, _ body: String, userChoice: Bool) {
         posting = userChoice
         committedDuringPost = false
+        let storedBefore = userChoice ? kit.store.record(includingNonTCFData: false)?.tcString : nil
         webView.post(body)
         posting = nil
         if committedDuringPost {
             anyCommit = true
             if userChoice { userChoseSinceClear = true }
-            checkHistory(lastCommitWasUserChoice: userChoice)
+            // A user's save of the very TC string already stored may be recorded as a re-report (it changes nothing).
+            let changed = kit.store.record(includingNonTCFData: false)?.tcString != storedBefore
+            checkHistory(lastCommitWasUserChoice: userChoice, sameConsentAgain: userChoice && !changed)
         }
     }
 
