@@ -254,13 +254,15 @@ final class JourneyWorld {
         posting = userChoice
         committedDuringPost = false
         let storedBefore = userChoice ? kit.store.record(includingNonTCFData: false)?.tcString : nil
+        let historyBefore = kit.store.consentHistory()
         webView.post(body)
         posting = nil
-        if committedDuringPost {
+        // A commit that wrote no history entry (nothing changed) says nothing about what the user did.
+        if committedDuringPost, kit.store.consentHistory() != historyBefore {
             anyCommit = true
-            if userChoice { userChoseSinceClear = true }
             // A user's save of the very TC string already stored may be recorded as a re-report (it changes nothing).
             let changed = kit.store.record(includingNonTCFData: false)?.tcString != storedBefore
+            if userChoice && changed { userChoseSinceClear = true }
             checkHistory(lastCommitWasUserChoice: userChoice, sameConsentAgain: userChoice && !changed)
         }
     }
