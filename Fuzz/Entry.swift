@@ -13,6 +13,7 @@ nonisolated(unsafe) let fuzzTargets: [String: (UnsafeRawBufferPointer) -> Void] 
     "message": fuzzMessage,
     "bridge": fuzzBridge,
     "bridge-async": fuzzBridgeAsync,
+    "journey": fuzzJourney,
 ]
 
 nonisolated(unsafe) let selectedTarget: (UnsafeRawBufferPointer) -> Void = {
