@@ -233,7 +233,7 @@ import Testing
         await waiting.task?.value
         if migration.isEnabled {
             #expect(waiting.outcome == .consentInForce)
-            #expect(store.record()?.source == .migrated)
+            #expect(store.record()?.source == .previousSDK)
         } else {
             #expect(waiting.outcome == .timedOut, "a disabled migration never adopts the previous SDK's keys")
             #expect(store.record() == nil)
