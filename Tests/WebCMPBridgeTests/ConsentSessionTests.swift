@@ -9,7 +9,14 @@ import Testing
 @Suite struct ConsentSessionTests {
     let clock = ManualScheduler()
     let tracking = FakeTrackingAuthorizer()
-    let gate = PresentationGate()
+    /// The presentation gate on the test's clock: its confirmation timeout must not run out on a loaded machine's
+    /// wall clock while a test awaits.
+    let gate: PresentationGate
+
+    init() {
+        let clock = clock
+        gate = PresentationGate(now: { clock.now })
+    }
 
     func bridge(trackingAfterConsent: Bool = false) -> ConsentBridge {
         var configuration = BridgeConfiguration(
