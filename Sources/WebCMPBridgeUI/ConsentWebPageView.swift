@@ -55,6 +55,8 @@ public struct ConsentWebPageView: View {
                 if session.webView.openExternally == nil {
                     session.webView.openExternally = { [openURL] url in openURL(url) }
                 }
+                // "Open iOS Settings" has its own path, never the app's link opener (promise 6).
+                session.webView.openAppSettingsURL = { [openURL] url in openURL(url) }
                 session.onDismiss = { [dismiss] in dismiss() }
                 session.start()
                 session.report(.shown)

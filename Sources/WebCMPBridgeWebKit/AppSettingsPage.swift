@@ -27,22 +27,10 @@ enum AppSettingsPage {
     #if canImport(UIKit)
     /// Opens the app's page in Settings from `scene` (`UIScene.open(_:options:completionHandler:)`, which opens a URL
     /// as `UIApplication.open` does, for that scene, and needs no application object: the opener the kit uses in app
-    /// extensions too); without a scene (a `WebPage` has no window), with the app's `UIApplication`
-    /// (`open(_:options:completionHandler:)`). In an app extension without a scene nothing opens.
+    /// extensions too). Without a scene nothing opens.
     @MainActor static func open(from scene: UIWindowScene?) {
-        guard let url else { return }
-        if let scene { return scene.open(url, options: nil, completionHandler: nil) }
-        application?.open(url, options: [:], completionHandler: nil)
-    }
-
-    /// The app's `UIApplication`, `nil` in an app extension. `UIApplication.shared` is unavailable to code that may
-    /// link into an app extension (every library target here: `scripts/check-apple` checks them as extension code),
-    /// so it is read at run time, only in an app (the main bundle is not an `.appex`); the class's
-    /// `sharedApplication` is the object `UIApplication.shared` returns.
-    @MainActor private static var application: UIApplication? {
-        guard Bundle.main.bundleURL.pathExtension != "appex" else { return nil }
-        let type: AnyObject = UIApplication.self
-        return type.value(forKey: "sharedApplication") as? UIApplication
+        guard let url, let scene else { return }
+        scene.open(url, options: nil, completionHandler: nil)
     }
     #endif
 }

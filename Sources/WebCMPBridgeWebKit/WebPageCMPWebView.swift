@@ -155,14 +155,19 @@ public final class WebPageCMPWebView: CMPWebView, ScriptMessageReceiver {
     /// Opens the app's page in the Settings app (the page asked, while its UI was ready and on screen, at most once per
     /// foreground period: the core decides) through the kit's own path, as ``WKCMPWebView/openAppSettings()`` does,
     /// never with ``openExternally`` (an opener presenting `SFSafariViewController` raises for an `app-settings:`
-    /// URL): `WebPage` has no window, so with the app's `UIApplication` (`UIApplication.openSettingsURLString` on iOS
-    /// and visionOS); in an app extension, and on macOS, nothing opens. See promise 6 of "The kit's promises over a
+    /// URL): `WebPage` has no window, so through SwiftUI's `openURL` action, which `ConsentWebPageView` gives it
+    /// (`UIApplication.openSettingsURLString` on iOS and visionOS); outside `ConsentWebPageView`, and on macOS,
+    /// nothing opens. See promise 6 of "The kit's promises over a
     /// session" (WebCMPBridge's documentation).
     public func openAppSettings() {
-        #if canImport(UIKit)
-        AppSettingsPage.open(from: nil)
-        #endif
+        guard let url = AppSettingsPage.url else { return }
+        openAppSettingsURL?(url)
     }
+
+    /// Opens the app's Settings URL for ``openAppSettings()``: `ConsentWebPageView` sets SwiftUI's `openURL` action
+    /// (the environment's opener, which hands a URL the app does not handle to the system, as
+    /// `UIApplication.open(_:options:completionHandler:)` does). `nil`: nothing opens. Never ``openExternally``.
+    package var openAppSettingsURL: (@MainActor (URL) -> Void)?
 
     /// Removes every handler and user script this adapter added and stops forwarding events.
     public func invalidate() {

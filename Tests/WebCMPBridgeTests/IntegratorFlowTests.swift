@@ -62,12 +62,10 @@ func yieldUntil(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sour
     #expect(condition(), "the condition never held", sourceLocation: sourceLocation)
 }
 
-/// Collects a bridge's events as a delegate does.
-@MainActor
-final class EventRecorder: ConsentBridgeDelegate {
-    var events: [ConsentBridgeEvent] = []
-    func bridge(_ bridge: ConsentBridge, didReceive event: ConsentBridgeEvent) { events.append(event) }
+/// Collects a bridge's events as they happen (the testing product's recorder).
+typealias EventRecorder = ConsentEventRecorder
 
+extension ConsentEventRecorder {
     /// Every error, those the UI survives and the one that ended it.
     var errors: [ConsentBridgeError] {
         events.compactMap {
@@ -101,7 +99,7 @@ final class EventRecorder: ConsentBridgeDelegate {
             bridge = ConsentBridge(
                 configuration: configuration, store: store, scheduler: clock,
                 trackingAuthorizer: tracking.client)
-            bridge.delegate = recorder
+            recorder.record(bridge)
         }
 
         func post(_ json: String, isMainFrame: Bool = true, origin: String? = IntegratorStrings.cmpOrigin) {
@@ -348,7 +346,7 @@ final class EventRecorder: ConsentBridgeDelegate {
         let bridge = ConsentBridge(
             configuration: configuration, store: .inMemory(), scheduler: ManualScheduler(),
             trackingAuthorizer: failing)
-        bridge.delegate = recorder
+        recorder.record(bridge)
         let stream = bridge.events()
         bridge.attach(to: webView)
         bridge.start()

@@ -80,7 +80,7 @@ import WebCMPBridgeTesting
         let bridge = ConsentBridge(
             configuration: BridgeConfiguration(cmpURL: IntegratorStrings.cmpURL, dialect: .tcf),
             store: .inMemory(), scheduler: ManualScheduler())
-        bridge.delegate = recorder
+        recorder.record(bridge)
         bridge.attach(to: adapter)
         bridge.start()
         #expect(adapter.handlers == ["webcmpTCF"])

@@ -27,8 +27,9 @@ public final class ConsentBridge {
     public let configuration: BridgeConfiguration
     /// The consent store.
     public let store: ConsentStore
-    /// The delegate.
-    public weak var delegate: (any ConsentBridgeDelegate)?
+    /// The bridge's owner, told every event synchronously (``ConsentBridgeDelegate``: the kit's own; apps use
+    /// ``events()``).
+    package weak var delegate: (any ConsentBridgeDelegate)?
     /// The most recent events (up to ``eventLogCapacity``), for tests and the Linux host.
     package internal(set) var eventLog: [ConsentBridgeEvent] = []
     /// How many events ``eventLog`` keeps; older ones are dropped so that a long-lived page cannot grow memory.

@@ -1,6 +1,9 @@
-/// Receives a ``ConsentBridge``'s events.
+/// Receives a ``ConsentBridge``'s events synchronously, in order: the one slot the kit's own owners use (the run's
+/// `ConsentSession`, the pre-warmer, the Linux host). `package`: an app that took this slot would silently cut the
+/// session that delivers its outcome off its bridge. Apps listen with ``ConsentBridge/events()`` (any number of
+/// streams) or the UI's `onEvent`; tests record events with `WebCMPBridgeTesting`'s `ConsentEventRecorder`.
 @MainActor
-public protocol ConsentBridgeDelegate: AnyObject {
+package protocol ConsentBridgeDelegate: AnyObject {
     /// Called for every event, in order.
     func bridge(_ bridge: ConsentBridge, didReceive event: ConsentBridgeEvent)
 }
