@@ -74,7 +74,8 @@ public struct BridgeConfiguration: Sendable {
     /// ``IABInAppConsent/MissingDisclosedVendorsPolicy/warn``: the consent is stored and a ``ConsentBridgeEvent/diagnostic(_:)``
     /// names the rule (refusing would leave the user's choice unrecorded and the app without consent).
     /// ``IABInAppConsent/MissingDisclosedVendorsPolicy/refuse``: nothing is stored and the save fails with
-    /// ``ConsentBridgeError/Code/missingDisclosedVendors``. The IAB source and the exact reading:
+    /// ``ConsentBridgeError/Code/invalidConsent`` (its consent error's code:
+    /// ``IABInAppConsent/IABConsentError/Code/missingDisclosedVendors``). The IAB source and the exact reading:
     /// ``IABInAppConsent/MissingDisclosedVendorsPolicy``.
     public var missingDisclosedVendors: MissingDisclosedVendorsPolicy = .warn
 
