@@ -61,9 +61,11 @@ public final class ConsentPrewarming {
         #endif
     }
 
-    /// Loads the CMP page off-screen when ``ConsentBridge/needsConsentUI(store:expiry:now:)`` says consent is
-    /// needed (and the configuration does not ask for App Tracking Transparency before the CMP). Returns whether a
-    /// pre-warmed bridge is held. Apps only (see the type's notes).
+    /// Loads the CMP page off-screen when ``ConsentBridge/needsConsentUI(store:expiry:now:migration:)`` says consent
+    /// is needed, read with the configuration's expiry and migration (and the configuration does not ask for App
+    /// Tracking Transparency before the CMP). Returns whether a pre-warmed bridge is held. A page pre-warmed off-screen
+    /// does not hold the consent gate until a UI shows it (promise 2 of "The kit's promises over a session"). Apps
+    /// only (see the type's notes).
     @available(iOSApplicationExtension, unavailable)
     @available(macCatalystApplicationExtension, unavailable)
     @available(visionOSApplicationExtension, unavailable)
