@@ -80,6 +80,9 @@ struct TrackingPrompt: Sendable, Hashable {
     /// How many requests were made.
     private(set) var requests = 0
 
+    /// Whether a request was made and has not settled: its alert may be on screen, or still to come.
+    var isRequested: Bool { progress == .requesting || progress == .settling }
+
     /// A prompt waiting for an active app: the machine starts it with ``Effect/waitUntilActive``.
     init() {}
 
