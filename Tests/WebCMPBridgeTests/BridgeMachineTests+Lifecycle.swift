@@ -278,6 +278,27 @@ extension BridgeMachineTests {
                 ),
             ],
             state: .loading),
+        Flow(
+            "before the CMP: a UI dismissed while an early answer settles ends its run only after the alert's answer",
+            configure: {
+                $0.dialect = .tcf
+                $0.tracking = .beforeCMP
+            },
+            [
+                (.attached(setupFailure: nil), []),
+                (.start(trackingStatus: .notDetermined), [.waitUntilActive]),
+                (.presentationBegan, []),
+                (.appActive, [.requestTracking]),
+                (.trackingAnswered(.success(.denied), statusNow: .notDetermined), [.schedule(.trackingSettle, seconds: 10)]),
+                (.presentationEnded, [.finished(.dismissedByUser)]),   // the alert is still to come: the run goes on
+                (app(.willResignActive), [.pause(.trackingSettle)]),   // the alert shows
+                (app(.didBecomeActive), [.resume(.trackingSettle), .readTrackingStatus]),
+                (
+                    .trackingStatusRead(.denied),
+                    [.cancel(.trackingSettle), .report(.trackingAuthorization(.denied)), .detach]
+                ),
+            ],
+            state: .invalidated),
     ])
     func trackingSettlesAtTheNextActivation(_ flow: Flow) {
         flow.check()

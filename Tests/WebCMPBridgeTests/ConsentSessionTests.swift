@@ -113,6 +113,31 @@ import Testing
         #expect(outcomes.first?.summary != nil)
     }
 
+    // MARK: Promise 2
+
+    /// A page that failed while its sheet came on screen (killed, or its load failed) ended the run (its error screen
+    /// stays, with Close) and invalidated the bridge before UIKit reported the sheet shown: the bridge's hold was gone, and the gate resumed
+    /// with the UI still coming on screen (found by the journey fuzz target). The session holds the store's consent UI
+    /// until the UI reports its end.
+    @Test func theGateWaitsWhileTheUIMayBeOnScreenEvenAfterItsBridgeWasInvalidated() async {
+        let webView = FakeWebView()
+        let bridge = bridge()
+        let session = session(bridge, webView: webView, gate: gate)
+        let waiting = ConsentGate(store: bridge.store, consentRequired: false)
+        #expect(session.requestPresentation(allowed: true))
+        session.start()
+        await settle()
+        webView.failLoading()
+        await settle()
+        #expect(bridge.state == .invalidated)
+        #expect(session.phase == .presenting)
+        #expect(waiting.decide(now: clock.now) == nil, "the sheet is still coming on screen, with its error screen")
+        session.report(.shown)
+        #expect(waiting.decide(now: clock.now) == nil, "the error screen is on screen")
+        session.report(.dismissed)
+        #expect(waiting.decide(now: clock.now) == .notRequired)
+    }
+
     // MARK: Promise 4 (D5, D6, D7)
 
     /// D5: a second `present(from:)` while the first animates released everything (a blank modal with a spinner and

@@ -34,6 +34,8 @@ final class PresentationRecord {
         wasPrewarmed = presentation.wasPrewarmed
     }
 
+    /// Whether its session was never asked for nor started (a SwiftUI sheet that never appeared).
+    var neverBegan: Bool { presentation.map { $0.phase == .idle && !$0.session.isStarted } ?? false }
     var runIsOver: Bool { bridge == nil || bridge?.state == .invalidated }
     /// Whether UIKit may show it: asked for, not yet dismissed or torn down.
     var mayBeOnScreen: Bool { !tornDown && (presentation?.mayBeOnScreen ?? false) }
@@ -226,7 +228,10 @@ final class JourneyWorld {
         // The page of the current presentation, or the pre-warmed one (the newest web view).
         let webView: JourneyWebView?
         if arg & 128 != 0 { webView = webViews.last } else { webView = current?.webView }
-        guard let webView, webView.eventHandler != nil else { return }
+        // Only a web view the bridge loaded has a page: before the first load (a tracking prompt before the CMP is
+        // under way) there is no document to post, finish, fail or be killed (WebKit runs user scripts and message
+        // handlers only in a loaded document; the fake would otherwise deliver messages no page could send).
+        guard let webView, webView.eventHandler != nil, webView.lastLoad != nil else { return }
         switch arg & 15 {
         case 0, 1: webView.post("{\"type\":\"ready\"}")
         case 2: webView.post("{\"type\":\"tcf\",\"eventStatus\":\"cmpuishown\"}")

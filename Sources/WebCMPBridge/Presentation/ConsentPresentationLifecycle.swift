@@ -43,6 +43,10 @@ package struct ConsentPresentationLifecycle: Sendable, Hashable {
         case ended
         /// Refused, or gone before it was ever shown: released.
         case released
+
+        /// Whether the UI may be on screen: asked for (it may be coming on screen), shown or covered, until it reports
+        /// its end.
+        package var mayBeOnScreen: Bool { self == .presenting || self == .shown || self == .covered }
     }
 
     /// What UIKit or SwiftUI reported.

@@ -57,6 +57,12 @@ package final class ConsentSession<WebView: CMPWebView>: ConsentSessionOwner {
     private let release: @MainActor (WebView) -> Void
     private var pendingEvents: [ConsentBridgeEvent] = []
     private var runTask: Task<Void, Never>?
+    /// The session's hold over its store's consent UI (what `ConsentGate` waits on): held while the UI may be on
+    /// screen (``ConsentPresentationLifecycle/Phase/mayBeOnScreen``), whatever the bridge's state. The bridge's own
+    /// hold (`BridgeMachine.holdsConsentUI`) follows what the bridge was told; this one covers a UI asked for and not
+    /// yet shown, and a UI still on screen after its bridge was invalidated (a page whose process was killed while its
+    /// sheet came on screen shows its error screen): the gate resumes only once the UI reported its end (promise 2).
+    private let consentUIHold: ConsentUIHold
     /// The session itself while it must outlive its view: from the request (or the first showing) until it delivered
     /// its outcome or released its presentation.
     private var keepAlive: ConsentSession?
@@ -85,6 +91,7 @@ package final class ConsentSession<WebView: CMPWebView>: ConsentSessionOwner {
         self.makeWebView = makeWebView
         self.runEnded = runEnded
         self.release = release
+        consentUIHold = bridge.store.storage.identity.consentUIHolds.makeHold()
         // From now on: an event between the handover and the view is kept, not lost.
         bridge.delegate = self
         for event in eventsBeforePresentation { receive(event) }
@@ -167,7 +174,9 @@ package final class ConsentSession<WebView: CMPWebView>: ConsentSessionOwner {
         if input == .willPresent || input == .shown, phase == .idle || phase == .presenting {
             keepAlive = self
         }
-        for effect in lifecycle.handle(input) where !bridge.perform(effect) {
+        let effects = lifecycle.handle(input)
+        consentUIHold.isHeld = phase.mayBeOnScreen
+        for effect in effects where !bridge.perform(effect) {
             switch effect {
             case .beginPresentation, .endPresentation, .coverPresentation, .uncoverPresentation:
                 break   // the bridge's part, performed above

@@ -296,8 +296,17 @@ struct BridgeMachine: Sendable {
 
     /// Ends the UI: nothing is stored afterwards. A pending tracking request follows once the UI is gone and the app
     /// is active; otherwise the bridge detaches.
+    ///
+    /// A prompt before the CMP that was requested and has not settled (its alert may be up, or still to come: iOS 17.4's
+    /// early answer) is carried over: the run ends only once it settled (its settle window goes on), so that the
+    /// outcome never reaches the app while that alert may be on screen (promise 1).
     mutating func finish(_ reason: UIFinishReason, _ out: inout Effects) {
         guard let run else { return }   // ignored: the UI ended already (it ends once)
+        if case .trackingFirst(let prompt) = run.stage, prompt.isRequested {
+            for timer in Timer.allCases where timer != .trackingSettle { cancel(timer, &out) }
+            phase = .finished(reason, tracking: .request(prompt))
+            return report(.uiFinished(reason), &out)
+        }
         for timer in Timer.allCases { cancel(timer, &out) }
         phase = .finished(reason, tracking: isPresented ? .waitingForPresentationEnd : .request(TrackingPrompt()))
         report(.uiFinished(reason), &out)

@@ -16,7 +16,9 @@ import Foundation
 /// - **An answer is never settled while the prompt may be on screen.** From iOS 17.4 the request can answer `.denied`
 ///   (or `.notDetermined`) while the status still reads `.notDetermined`: the alert is still to come, or up. Then the
 ///   answer settles (``Progress/settling``): the status is read again at the app's next activation (the alert's
-///   end), or when ``settleWindow`` seconds **of active time** have passed without one (an alert that never shows). The
+///   end: an answered alert leaves a determined status, so an activation that finds it still `.notDetermined` was not
+///   the alert's and the settling goes on), and when ``settleWindow`` seconds **of active time** have passed (an alert
+///   that never shows). The
 ///   window pauses while the app is inactive (the machine's ``BridgeMachine/Timer/trackingSettle`` pauses from
 ///   `willResignActive` to `didBecomeActive`), so an alert left up for minutes never times out.
 /// - **"Not determined" is not "denied".** A status still `.notDetermined` after settling means no alert was answered:
@@ -79,6 +81,11 @@ struct TrackingPrompt: Sendable, Hashable {
     private(set) var progress = Progress.waitingForActiveApp
     /// How many requests were made.
     private(set) var requests = 0
+    /// Whether the settle window of the request settling now has ended.
+    private var windowEnded = false
+
+    /// Whether a request was made and has not settled: its alert may be on screen, or still to come.
+    var isRequested: Bool { progress == .requesting || progress == .settling }
 
     /// A prompt waiting for an active app: the machine starts it with ``Effect/waitUntilActive``.
     init() {}
@@ -98,10 +105,17 @@ struct TrackingPrompt: Sendable, Hashable {
             else { return settle(result) }
             progress = .settling
             return [.openSettleWindow]
-        case (.settling, .becameActive), (.settling, .settleWindowEnded):
+        case (.settling, .becameActive):
+            return [.readStatus]
+        case (.settling, .settleWindowEnded):
+            windowEnded = true
             return [.readStatus]
         case (.settling, .statusRead(let status)):
             if status != .notDetermined { return [.closeSettleWindow] + settle(.success(status)) }
+            // An answered alert leaves a determined status: an activation with the status still "not determined" was
+            // not the alert's end (Control Center, a call), and the alert may still be to come: settle on.
+            guard windowEnded else { return [] }
+            windowEnded = false
             guard requests < Self.maximumRequests else { return [.closeSettleWindow] + settle(.success(.notDetermined)) }
             progress = .waitingForActiveApp   // Apple: "not determined" means another request is needed
             return [.closeSettleWindow, .waitUntilActive]
