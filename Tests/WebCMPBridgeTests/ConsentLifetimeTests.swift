@@ -286,15 +286,6 @@ extension TCString {
     }
 }
 
-/// Counts keys read, from any thread.
-final class ReadCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    var count: Int { lock.lock(); defer { lock.unlock() }; return value }
-    func add(_ n: Int) { lock.lock(); value += n; lock.unlock() }
-    func reset() { lock.lock(); value = 0; lock.unlock() }
-}
-
 @Suite struct SummaryUSSignalsTests {
     @Test func summaryCarriesUSSignalsFromTheGPPString() throws {
         // IAB reference encoder output (UsNat.test.ts:11): every opt-out = 1, Gpc = true.
