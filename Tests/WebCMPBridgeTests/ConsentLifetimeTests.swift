@@ -264,9 +264,9 @@ extension TCString {
         #expect(disabled.record() == nil)
 
         let once = ConsentStore(storage: .inMemory(["tcstring": .string(Self.gravitoLike)]))
-        #expect(once.migrateIfNeeded() != nil)
+        #expect(once.migrateIfNeeded(defaultSources: ConsentMigration.Source.bridgeDefaults) != nil)
         once.clearAll()
-        #expect(once.migrateIfNeeded() == nil)   // a cleared store does not adopt the leftovers again
+        #expect(once.migrateIfNeeded(defaultSources: ConsentMigration.Source.bridgeDefaults) == nil)   // a cleared store does not adopt the leftovers again
         #expect(ConsentBridge.needsConsentUI(store: once) == .noConsent)
     }
 
