@@ -73,6 +73,13 @@ let package = Package(
             name: "webcmp",
             dependencies: ["WebCMPBridge", "IABInAppConsent", "WebCMPToolSupport"]
         ),
+        // The consent module alone: its codecs, keys, transaction and store, tested with nothing of the bridge linked
+        // (an app or ad SDK that adds only IABInAppConsent is served by exactly these tests).
+        .testTarget(
+            name: "IABInAppConsentTests",
+            dependencies: ["IABInAppConsent"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(
             name: "WebCMPBridgeTests",
             dependencies: [

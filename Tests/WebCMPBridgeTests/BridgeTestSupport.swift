@@ -3,28 +3,6 @@ import Testing
 @testable import IABInAppConsent
 @testable import WebCMPBridge
 
-/// TC strings built with our encoder from explicit models, so each test states the choices it expects.
-enum TestStrings {
-    static func make(
-        purposes: IDSet = [], vendors: IDSet = [], legitimateInterests: IDSet = [], specialFeatures: IDSet = [],
-        restrictions: [PublisherRestriction] = [], policyVersion: Int = 5
-    ) -> String {
-        let model = TCString(
-            createdDeciseconds: 17_500_000_000, lastUpdatedDeciseconds: 17_500_000_000, cmpID: 300, cmpVersion: 2,
-            consentScreen: 1, consentLanguage: "EN", vendorListVersion: 150, policyVersion: policyVersion,
-            specialFeatureOptIns: specialFeatures, purposeConsents: purposes,
-            purposeLegitimateInterests: legitimateInterests, publisherCountryCode: "DE", vendorConsents: vendors,
-            publisherRestrictions: restrictions, disclosedVendors: vendors
-        )
-        // A model built here is valid by construction; a failure is a bug in the encoder under test.
-        return (try? model.encoded()) ?? "encoding-failed"
-    }
-
-    static let acceptAll = make(purposes: IDSet(1...11), vendors: [1, 2, 755, 1001], specialFeatures: [1, 2])
-    static let rejectAll = make()
-    static let analyticsOnly = make(purposes: [1, 8, 9], vendors: [2])
-}
-
 @MainActor
 struct BridgeHarness {
     let webView = FakeWebView()
@@ -109,12 +87,4 @@ func startBridgeAskingForTrackingFirst(_ tracking: FakeTrackingAuthorizer) -> (b
     bridge.attach(to: webView)
     bridge.start()
     return (bridge, webView)
-}
-
-extension ConsentStore {
-    /// A write as a CMP page's save (history: the CMP page, the user's choice), for tests about the keys
-    /// and the record rather than the history.
-    func apply(_ keys: IABKeySet, record: ConsentRecord?) throws(ConsentStoreError) {
-        try apply(keys, record: record, provenance: ConsentProvenance(.cmpPage, .userChoice))
-    }
 }

@@ -222,7 +222,8 @@ import Testing
 
     @Test func aMigratedRecordIsDatedByItsTCString() throws {
         let store = ConsentStore(storage: .inMemory([IABKey.tcString.rawValue: .string(TestStrings.acceptAll)]))
-        let adopted = try #require(store.migrateIfNeeded(now: Date(timeIntervalSince1970: 1_780_000_000)))
+        let adopted = try #require(store.migrateIfNeeded(
+            defaultSources: ConsentMigration.Source.bridgeDefaults, now: Date(timeIntervalSince1970: 1_780_000_000)))
         let lastUpdated = try TCString(decoding: TestStrings.acceptAll).lastUpdated
         #expect(adopted.savedAt == lastUpdated)
         #expect(store.record()?.savedAt == lastUpdated)

@@ -175,7 +175,7 @@ import Testing
         let store = ConsentStore(storage: .inMemory([
             IABKey.tcString.rawValue: .string(TestStrings.acceptAll), IABKey.cmpSDKID.rawValue: .int(300),
         ]))
-        #expect(store.migrateIfNeeded() != nil)
+        #expect(store.migrateIfNeeded(defaultSources: ConsentMigration.Source.bridgeDefaults) != nil)
         try store.rejectAll()
         try store.withdrawConsent()
         store.clearAll()

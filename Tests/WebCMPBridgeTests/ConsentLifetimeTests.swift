@@ -264,9 +264,9 @@ extension TCString {
         #expect(disabled.record() == nil)
 
         let once = ConsentStore(storage: .inMemory(["tcstring": .string(Self.gravitoLike)]))
-        #expect(once.migrateIfNeeded() != nil)
+        #expect(once.migrateIfNeeded(defaultSources: ConsentMigration.Source.bridgeDefaults) != nil)
         once.clearAll()
-        #expect(once.migrateIfNeeded() == nil)   // a cleared store does not adopt the leftovers again
+        #expect(once.migrateIfNeeded(defaultSources: ConsentMigration.Source.bridgeDefaults) == nil)   // a cleared store does not adopt the leftovers again
         #expect(ConsentBridge.needsConsentUI(store: once) == .noConsent)
     }
 
@@ -284,15 +284,6 @@ extension TCString {
         #expect(ConsentBridge.needsConsentUI(store: store) == nil)
         #expect(reads.count == 1)
     }
-}
-
-/// Counts keys read, from any thread.
-final class ReadCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    var count: Int { lock.lock(); defer { lock.unlock() }; return value }
-    func add(_ n: Int) { lock.lock(); value += n; lock.unlock() }
-    func reset() { lock.lock(); value = 0; lock.unlock() }
 }
 
 @Suite struct SummaryUSSignalsTests {

@@ -20,8 +20,8 @@ import Foundation
 ///   user's choice stays the user's choice; a default nobody chose stays unchosen);
 /// - the record starts from the shared consent, the previous record's non-TCF data (when
 ///   ``Rules/keepsPreviousNonTCFData``) and cross-domain user id and the configured configuration version; the
-///   dialect's ``ConsentExtras`` then write the CMP's own facts (Gravito its non-TCF data and configuration version,
-///   Onesecondbefore its expiry and cross-domain user id), so a dialect that sends no non-TCF data keeps the
+///   dialect's ``ConsentExtras`` then write the CMP's own facts (a dialect's own fields: non-TCF data, a
+///   configuration version, an expiry, a cross-domain user id), so a dialect that sends no non-TCF data keeps the
 ///   previous record's.
 ///
 /// `ConsentBridge`, programmatic reject/withdraw and `webcmp inspect` all go through it, so that they can never
@@ -128,7 +128,7 @@ package struct ConsentCommit: Sendable {
             ? previous?.tcString == strings.tcString : previous?.gppString == strings.gppString
         // A user's save carries a TC string with a new `LastUpdated` ("Transparency and Consent String" v2.2, "Core
         // string": the time the string was last updated): a "save" of the very string stored is the CMP restating it
-        // (Gravito and Onesecondbefore post their saves on load too, after the app gave them the stored record).
+        // (some CMPs post their saves on load too, after the app gave them the stored record).
         let action: ConsentProvenance.Action =
             payload.action == .userChoice && decoded != nil && previous?.tcString == strings.tcString
             ? .reReport : payload.action

@@ -1,6 +1,7 @@
 /// What one CMP's consent message carries beside the consent every CMP sends (``ConsentPayload``): the typed value a
-/// dialect's decoding produces next to the shared consent — Gravito's non-TCF data and configuration version, an
-/// Onesecondbefore expiry, cross-domain user id and claimed choices, a TCF CMP's reported id and version.
+/// dialect's decoding produces next to the shared consent: a dialect's own fields (non-TCF data, a configuration
+/// version, an expiry, a cross-domain user id, claimed choices, the CMP id and version a page reported). The module
+/// that decodes messages declares the concrete values and documents their fields.
 ///
 /// This module knows no dialect: ``ConsentCommit`` asks the value only for what it records and reports. Every
 /// requirement has a default that adds nothing, so a value implements only what its CMP sends.

@@ -3,8 +3,8 @@ import Foundation
 /// What a page's consent message carries, validated but not yet interpreted: the input of ``ConsentCommit``.
 ///
 /// It holds what every CMP sends — why it was produced, the consent strings, whether GDPR applies — and, in
-/// ``extras``, the typed value of the dialect that decoded it (``ConsentExtras``: Gravito's non-TCF data, an
-/// Onesecondbefore expiry, a TCF CMP's reported id …). The TC string is the truth.
+/// ``extras``, the typed value of the dialect that decoded it (``ConsentExtras``: a dialect's own fields, such as
+/// non-TCF data, an expiry or a reported CMP id). The TC string is the truth.
 package struct ConsentPayload: Sendable, Hashable {
     /// Why this payload was produced: the user acted in the CMP UI (``ConsentProvenance/Action/userChoice``), the
     /// CMP reported consent it had without the user acting (``ConsentProvenance/Action/reReport``: TCF `tcloaded`),

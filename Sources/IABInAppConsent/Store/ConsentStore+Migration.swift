@@ -5,20 +5,21 @@ extension ConsentStore {
     /// was cleared (withdrawal, a QA reset) must not adopt a previous SDK's leftovers again.
     public static let migrationCheckedKey = "WebCMPBridge.migrationChecked.v1"
 
-    /// Gravito's sample integration keys.
-    static let gravitoSampleKeys = (tcString: "tcstring", nonTCFData: "nontcfdata", additionalConsent: "acstring")
-
     /// Adopts the consent of a previous CMP SDK (``ConsentMigration``) when no record is stored and migration was not
-    /// checked before; returns the adopted record, or `nil` when nothing was adopted.
+    /// checked before; returns the adopted record, or `nil` when nothing was adopted. `defaultSources` are tried when
+    /// the migration names none (the bridge passes its own).
     ///
     /// Cost when there is nothing to do: one key read when a record is stored, two when the check already ran.
     @discardableResult
-    package func migrateIfNeeded(_ migration: ConsentMigration = .default, now: Date = Date()) -> ConsentRecord? {
+    package func migrateIfNeeded(
+        _ migration: ConsentMigration = .default, defaultSources: [ConsentMigration.Source] = [.iabKeys],
+        now: Date = Date()
+    ) -> ConsentRecord? {
         guard migration.isEnabled else { return nil }
         let own = storage.load([ConsentStore.recordKey, ConsentStore.migrationCheckedKey])
         guard own[ConsentStore.recordKey] == nil, own[ConsentStore.migrationCheckedKey] == nil else { return nil }
         var adopted: ConsentCommit?
-        for source in migration.sources {
+        for source in migration.sources ?? defaultSources {
             if let commit = migrationCommit(from: source, now: now) {
                 adopted = commit
                 break
@@ -41,8 +42,8 @@ extension ConsentStore {
         var strings = ConsentStrings()
         var gdprApplies: Bool? = true
         var nonTCFData: JSONValue?
-        switch source {
-        case .iabKeys:
+        switch source.keys {
+        case .iab:
             let names = [IABKey.tcString, .additionalConsent, .gdprApplies, .gppString, .gppSID, .usPrivacyString]
                 .map(\.rawValue)
             let values = storage.load(names)
@@ -59,12 +60,11 @@ extension ConsentStore {
                 strings.gppApplicableSections = ids.isEmpty ? nil : ids
             }
             if case .int(let flag)? = values[IABKey.gdprApplies.rawValue] { gdprApplies = flag == 1 }
-        case .gravitoSample:
-            let keys = ConsentStore.gravitoSampleKeys
-            let values = storage.load([keys.tcString, keys.nonTCFData, keys.additionalConsent])
-            if case .string(let value)? = values[keys.tcString] { strings.tcString = value }
-            if case .string(let value)? = values[keys.additionalConsent] { strings.additionalConsent = value }
-            if case .string(let json)? = values[keys.nonTCFData] {
+        case .own(let tcStringKey, let nonTCFDataKey, let additionalConsentKey):
+            let values = storage.load([tcStringKey, nonTCFDataKey, additionalConsentKey])
+            if case .string(let value)? = values[tcStringKey] { strings.tcString = value }
+            if case .string(let value)? = values[additionalConsentKey] { strings.additionalConsent = value }
+            if case .string(let json)? = values[nonTCFDataKey] {
                 nonTCFData = StoredConsentRecord.parseNonTCFData(json)
             }
         }
@@ -98,7 +98,7 @@ extension ConsentStore {
     }
 }
 
-/// The non-TCF data a previous CMP SDK left (the Gravito sample's `nontcfdata` key), adopted with its consent.
+/// The non-TCF data a previous CMP SDK left (a source's own non-TCF data key), adopted with its consent.
 private struct MigratedNonTCFData: ConsentExtras {
     /// The data, as JSON.
     var nonTCFData: JSONValue

@@ -25,7 +25,7 @@ extension ConsentStore {
     /// Rejects everything without showing the CMP: from the stored TC string, stores a new one with every purpose,
     /// special feature, vendor and publisher consent and legitimate interest cleared,
     /// through the same transaction as a save (keys and record, ``ConsentProvenance/Source/app``, ``ConsentProvenance/Action/rejectAll``). The next time the CMP
-    /// page opens it is given that string (Gravito: `cookieData`).
+    /// page opens it is given that string.
     ///
     /// Besides the TC string:
     /// - the Additional Consent string (v2) keeps its providers as disclosed, none consented (`2~~dv.…`); a v1 string
@@ -33,7 +33,7 @@ extension ConsentStore {
     /// - a US Privacy string gets "opted out of sale" (`1YYN` from `1YNN`; `-` fields stay);
     /// - a GPP string is **dropped** (with its `IABGPP_*` keys): the kit has no GPP encoder, so it cannot write opt-outs
     ///   into US sections; US SDKs then see no GPP signal rather than a stale opt-in;
-    /// - the CMP's non-TCF data (Gravito `nontcfdata`) is dropped: its format is the CMP's own.
+    /// - the CMP's non-TCF data is dropped: its format is the CMP's own.
     ///
     /// It cannot change what the CMP keeps elsewhere: a CMP's server-side consent log or its cookie on the website
     /// still hold the previous choice until the page is opened again (and is given the rejected string).

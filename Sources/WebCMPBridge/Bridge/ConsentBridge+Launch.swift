@@ -11,7 +11,9 @@ extension ConsentBridge {
         migration: ConsentMigration = .default
     ) -> ConsentRenewalReason? {
         var record = store.record(includingNonTCFData: false)
-        if record == nil { record = store.migrateIfNeeded(migration, now: now) }
+        if record == nil {
+            record = store.migrateIfNeeded(migration, defaultSources: ConsentMigration.Source.bridgeDefaults, now: now)
+        }
         return expiry.renewalReason(for: record, now: now)
     }
 }

@@ -1,6 +1,5 @@
 import Testing
 @testable import IABInAppConsent
-@testable import WebCMPBridge
 
 @Suite struct UntrustedTextTests {
     @Test func plainTextIsQuotedAsIs() {

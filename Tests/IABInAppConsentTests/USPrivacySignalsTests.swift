@@ -1,6 +1,5 @@
 import Testing
 @testable import IABInAppConsent
-@testable import WebCMPBridge
 
 /// ``USPrivacySignals`` from GPP strings of the IAB reference encoder (IABTechLab/iabgpp-es `fd0546e`, files under
 /// `modules/cmpapi/test`; each string is asserted there as the encoder's output).

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import IABInAppConsent
-@testable import WebCMPBridge
 
 /// How the bridge's own record is stored: JSON text, non-TCF data under its own key, the launch-time read path.
 @Suite struct ConsentStoreRecordTests {
@@ -94,13 +93,13 @@ import Testing
             store.clearAll()
             // The consent history stays: that consent was cleared is part of it.
             #expect(Set(store.storage.keys(["WebCMPBridge.", "IAB"])) == ["WebCMPBridge.other", ConsentStore.historyKey])
-            #expect(store.consentHistory().map(\.provenance) == [ConsentProvenance(.cmpPage, .userChoice), ConsentProvenance(.app, .cleared)])
+            #expect(store.consentHistory().map(\.provenance) == [ConsentProvenance(.testPage, .userChoice), ConsentProvenance(.app, .cleared)])
             #expect(store.record() == nil)
         }
     }
 
     @Test func userDefaultsHoldsTheRecordAsJSONText() throws {
-        let suite = "WebCMPBridgeTests." + UUID().uuidString
+        let suite = "IABInAppConsentTests." + UUID().uuidString
         defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
         try ConsentStore.userDefaults(suiteName: suite).apply(IABKeySet(), record: Self.record(Self.nested))
         let defaults = try #require(UserDefaults(suiteName: suite))
@@ -112,7 +111,7 @@ import Testing
     }
 
     @Test func oneStorageIsSafeToUseFromManyTasks() async throws {
-        let suite = "WebCMPBridgeTests." + UUID().uuidString
+        let suite = "IABInAppConsentTests." + UUID().uuidString
         defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
         let store = ConsentStore.userDefaults(suiteName: suite)
         try await withThrowingTaskGroup(of: Void.self) { group in

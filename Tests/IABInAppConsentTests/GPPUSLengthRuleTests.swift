@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import IABInAppConsent
-@testable import WebCMPBridge
 
 /// The length rule of GPP US sections: a section is read with the
 /// longest layout its core has room for, and reported with the longer of that layout and the declared version's, so

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import IABInAppConsent
-@testable import WebCMPBridge
 
 @Suite struct StringCodecTests {
     /// The worked example of the TC string spec ("Transparency and Consent String … v2", example with DisclosedVendors

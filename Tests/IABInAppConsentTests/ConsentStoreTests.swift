@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import IABInAppConsent
-@testable import WebCMPBridge
 
 /// Store tests, each run against the in-memory storage and against real `UserDefaults` (a unique suite per test).
 @Suite struct ConsentStoreTests {
@@ -16,7 +15,7 @@ import Testing
         case .memory:
             return (.inMemory(), {})
         case .userDefaults:
-            let suite = "WebCMPBridgeTests." + UUID().uuidString
+            let suite = "IABInAppConsentTests." + UUID().uuidString
             return (.userDefaults(suiteName: suite), { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) })
         }
     }
@@ -191,7 +190,7 @@ import Testing
     }
 
     @Test func userDefaultsIsSharedAcrossInstancesAndStoresNumbersAsIntegers() throws {
-        let suite = "WebCMPBridgeTests." + UUID().uuidString
+        let suite = "IABInAppConsentTests." + UUID().uuidString
         defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
         try ConsentStore.userDefaults(suiteName: suite).apply(Self.keysV1, record: Self.record)
         let defaults = try #require(UserDefaults(suiteName: suite))
@@ -206,7 +205,7 @@ import Testing
 
     /// Values of property-list types the store never writes (`Data`, left by someone else) read as absent.
     @Test func userDefaultsValuesOfOtherTypesReadAsAbsent() throws {
-        let suite = "WebCMPBridgeTests." + UUID().uuidString
+        let suite = "IABInAppConsentTests." + UUID().uuidString
         defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
         let defaults = try #require(UserDefaults(suiteName: suite))
         defaults.set(Data("{\"savedAt\": \"yesterday\"}".utf8), forKey: ConsentStore.recordKey)

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import IABInAppConsent
-@testable import WebCMPBridge
 
 /// `ConsentStore.changes()` and `didChangeNotification`: each storage has its own stream, stores of one storage
 /// (one `UserDefaults` suite) share it.
@@ -67,7 +66,7 @@ import Testing
 
     /// Two stores created separately over one `UserDefaults` suite write the same keys: they share the stream.
     @Test func storesOfOneSuiteShareTheStream() async throws {
-        let suite = "WebCMPBridgeTests." + UUID().uuidString
+        let suite = "IABInAppConsentTests." + UUID().uuidString
         defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
         let listening = ConsentStore.userDefaults(suiteName: suite)
         let writing = ConsentStore.userDefaults(suiteName: suite)

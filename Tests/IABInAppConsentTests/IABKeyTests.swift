@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import IABInAppConsent
-@testable import WebCMPBridge
 
 /// `IABKey` caches its name's hash value: equality, hashing, ordering and coding must still follow the name.
 @Suite struct IABKeyTests {

@@ -1,6 +1,5 @@
 import Testing
 @testable import IABInAppConsent
-@testable import WebCMPBridge
 
 /// The decoder's fast paths (four-character base64url groups, 8-byte bit loads, word-wise range fills, in-place
 /// segment walking) against plain bit-by-bit references, at every length and position where a fast path hands over

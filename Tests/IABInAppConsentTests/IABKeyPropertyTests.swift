@@ -1,6 +1,5 @@
 import Testing
 @testable import IABInAppConsent
-@testable import WebCMPBridge
 
 /// Properties of the mapping over random TC strings (models from the codec tests' seeded generator, encoded, then
 /// mapped through the public API): every value is checked character by character against the model, and every key

@@ -1,6 +1,5 @@
 import Testing
 @testable import IABInAppConsent
-@testable import WebCMPBridge
 
 /// Mapping tests over models built in code (independent of the TC string decoder).
 @Suite struct IABKeyMappingTests {

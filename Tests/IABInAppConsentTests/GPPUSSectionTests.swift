@@ -1,6 +1,5 @@
 import Testing
 @testable import IABInAppConsent
-@testable import WebCMPBridge
 
 /// The GPP US section decoder (ids 7–27) against strings written by an independent encoder.
 ///

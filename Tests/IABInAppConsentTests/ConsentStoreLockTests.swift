@@ -1,13 +1,12 @@
 import Foundation
 import Testing
 @testable import IABInAppConsent
-@testable import WebCMPBridge
 
 /// The identity of a storage (`KeyValueStorage.Identity`) and the lock it gives ``ConsentStore``: one per storage,
 /// shared by stores of one `UserDefaults` suite, never by stores of different storages.
 @Suite struct ConsentStoreLockTests {
     @Test func identityIsOnePerSuiteAndOnePerInMemoryStorage() {
-        let suite = "WebCMPBridgeTests." + UUID().uuidString
+        let suite = "IABInAppConsentTests." + UUID().uuidString
         #expect(KeyValueStorage.userDefaults(suiteName: suite).identity
             == ConsentStore.userDefaults(suiteName: suite).storage.identity)
         #expect(KeyValueStorage.userDefaults().identity == ConsentStore.userDefaults().storage.identity)

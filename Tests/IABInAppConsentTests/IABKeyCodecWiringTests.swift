@@ -1,6 +1,5 @@
 import Testing
 @testable import IABInAppConsent
-@testable import WebCMPBridge
 
 /// The public mapping path with the codec's decoders: GPP reader, Additional Consent parser, TC string round trips.
 @Suite struct IABKeyCodecWiringTests {

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import IABInAppConsent
-@testable import WebCMPBridge
 
 /// `IABKeySet` keeps its keys in an array: it must still behave as the dictionary it replaced — one value per key,
 /// equality and hashing independent of order.

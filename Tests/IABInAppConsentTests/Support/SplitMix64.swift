@@ -1,0 +1,17 @@
+/// A deterministic random number generator (SplitMix64), so that property and fuzz tests reproduce from their seed.
+/// One file for both test targets: `Tests/WebCMPBridgeTests/Fakes/SplitMix64.swift` is a symbolic link to it.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+
+    init(state: UInt64) {
+        self.state = state
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,1 @@
+../../IABInAppConsentTests/Support/ConsentStore+TestApply.swift

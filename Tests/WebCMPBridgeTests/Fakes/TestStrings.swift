@@ -1,0 +1,1 @@
+../../IABInAppConsentTests/Support/TestStrings.swift
