@@ -1,4 +1,4 @@
-import IABInAppConsent
+import Foundation
 
 /// The bridge's sources of a previous SDK's consent, beside the IAB keys the consent module reads.
 extension ConsentMigration.Source {
