@@ -166,14 +166,19 @@ private let fuzzBodies: [FuzzBody] = {
     add("osbCmpMessageHandler", #"{"consent":{"tcString":5}}"#)
     // The TCF/GPP forwarder.
     for json in [
-        #"{"type":"ready"}"#, #"{"type":"tcf","eventStatus":"cmpuishown"}"#, #"{"type":"tcf","eventStatus":"bogus"}"#,
+        #"{"type":"ready"}"#, #"{"type":"tcf","eventStatus":"bogus"}"#,
         #"{"type":"tcf"}"#, #"{"type":"usp","uspString":"2YNN"}"#,
-        #"{"type":"gpp","eventName":"cmpDisplayStatus","cmpDisplayStatus":"visible"}"#,
-        #"{"type":"gpp","eventName":"cmpDisplayStatus","cmpDisplayStatus":"hidden"}"#,
         #"{"type":"gpp","eventName":"signalStatus","signalStatus":"ready"}"#,
         #"{"type":"gpp","eventName":"sectionChange","signalStatus":"not ready"}"#,
         #"{"type":"gpp","eventName":"bogus"}"#,
     ] { add("webcmpTCF", json) }
+    // The CMP's UI shown: a default stored before it is stored again as "no choice while the UI was shown" (issue 37
+    // §3), so these may commit; the hide may turn a GPP signal into the user's choice.
+    for json in [
+        #"{"type":"tcf","eventStatus":"cmpuishown"}"#,
+        #"{"type":"gpp","eventName":"cmpDisplayStatus","cmpDisplayStatus":"visible"}"#,
+        #"{"type":"gpp","eventName":"cmpDisplayStatus","cmpDisplayStatus":"hidden"}"#,
+    ] { add("webcmpTCF", json, consent: true) }
     for (index, literal) in tc.enumerated() {
         let status = index == 1 ? "tcloaded" : "useractioncomplete"
         add("webcmpTCF", #"{"type":"tcf","eventStatus":"\#(status)","tcString":\#(literal),"cmpId":300,"cmpVersion":2}"#, consent: true)
