@@ -20,19 +20,6 @@ enum Bench {
     static let formerMappingTargetRatio = 5.0
     /// Target for the launch-time reads (`needsConsentUI`, `ConsentStore.record()`), in microseconds.
     static let launchReadTargetMicroseconds = 50.0
-    /// Target: decode + map at least this many times faster than the IAB reference decoder on every string.
-    static let referenceTargetFactor = 50.0
-    /// The IAB reference decoder (`@iabtcf/core` 1.5.6, `TCString.decode` under Node) on a 2,476-character TC string,
-    /// in microseconds: the one absolute reference figure we have. It cannot be measured on this machine (npm is not
-    /// reachable; neither Debian nor PyPI packages it), so it is kept from issue 38 (filed 2026-11-27, from one run
-    /// the day before): decode + map took 22.6 µs there, 27.1x faster, so the reference took 22.6 × 27.1 ≈ 612 µs.
-    /// The issue's other ratios (29.8x at 334 characters, 39.5x at 457, 59.5x at 1,444) come without our absolute
-    /// time, so their reference times are unknown. The reference decoder reads the string bit by bit through a
-    /// string of '0'/'1' characters, so its time grows with the length: the bench scales this figure per character
-    /// for its own strings and says so (an estimate, not a measurement).
-    static let referenceMicroseconds = 612.0
-    /// The length of the string ``referenceMicroseconds`` was measured on.
-    static let referenceCharacters = 2_476.0
     /// How many timed runs each figure is the median of.
     static let runs = 7
 
@@ -40,18 +27,22 @@ enum Bench {
         let iterations: Int
         let mappingCalls: Int?
         let sampleName: String?
+        let referenceFile: String?
+        let printsReferenceSamples: Bool
         do throws(UsageError) {
             let parsed = try CommandLineArguments(
-                arguments, valueOptions: ["--iterations", "--mapping-only", "--sample"], flagOptions: ["--help"],
-                help: WebCMPCommand.help)
+                arguments, valueOptions: ["--iterations", "--mapping-only", "--sample", "--reference"],
+                flagOptions: ["--help", "--reference-samples"], help: WebCMPCommand.help)
             if parsed.has("--help") {
                 print(WebCMPCommand.usage, terminator: "")
                 return 0
             }
             guard parsed.positional.isEmpty else {
-                throw UsageError("bench takes no arguments besides --iterations, --mapping-only and --sample")
+                throw UsageError("bench takes no arguments besides its options (see webcmp --help)")
             }
             sampleName = parsed["--sample"]
+            referenceFile = parsed["--reference"]
+            printsReferenceSamples = parsed.has("--reference-samples")
             iterations = try parsed.integer("--iterations", in: 1...10_000_000) ?? 2_000
             mappingCalls = try parsed.integer("--mapping-only", in: 0...10_000_000)
         } catch {
@@ -59,10 +50,12 @@ enum Bench {
             return 2
         }
         do {
-            if let mappingCalls {
+            if printsReferenceSamples {
+                try printReferenceSamples()
+            } else if let mappingCalls {
                 try mappingOnly(calls: mappingCalls, sample: sampleName)
             } else {
-                try report(iterations: iterations)
+                try report(iterations: iterations, referenceFile: referenceFile)
             }
             return 0
         } catch {
@@ -71,7 +64,7 @@ enum Bench {
         }
     }
 
-    private static func report(iterations: Int) throws {
+    private static func report(iterations: Int, referenceFile: String?) throws {
         print("webcmp bench: swift run -c release webcmp bench --iterations \(iterations)")
         #if DEBUG
         print("WARNING: debug build; figures are only meaningful with -c release")
@@ -107,7 +100,7 @@ enum Bench {
             print(row("", "", "(each ratio: median of \(pairedRuns) paired runs)"))
         }
         print("")
-        try referenceComparison(iterations: iterations)
+        try referenceComparison(iterations: iterations, figures: referenceFile.map(ReferenceFigures.init(contentsOf:)))
         print("")
         try messageParse(iterations: iterations)
         print("")
@@ -182,67 +175,6 @@ enum Bench {
         return bytes[bit / 8] & (0x80 >> UInt8(bit % 8)) != 0
     }
 
-    // MARK: Against the IAB reference decoder
-
-    /// A short (336 characters: MaxVendorId 850, both vendor sections bitfields, one restriction) and a long
-    /// (2,236 characters: MaxVendorId 1,400, four publisher restrictions of 150 scattered vendors each and a
-    /// DisclosedVendors segment) TC string, near the lengths of issue 38's shortest and longest strings (334 and
-    /// 2,476 characters, not in the repository).
-    static func referenceSamples() throws -> [(name: String, string: String)] {
-        var random = SplitMix(seed: 0xC0FFEE)
-        func scattered(_ maximum: Int) -> IDSet {
-            var set = IDSet()
-            for id in 1...maximum where random.next() & 1 == 1 { set.insert(id) }
-            set.insert(maximum)
-            return set
-        }
-        func restriction(_ purpose: Int, _ count: Int) -> PublisherRestriction {
-            var vendors = IDSet()
-            var id = 1 + Int(random.next() % 3)
-            for _ in 0..<count {
-                vendors.insert(id)
-                id += 2 + Int(random.next() % 6)  // never adjacent: one single-id range entry each
-            }
-            return PublisherRestriction(purposeID: purpose, restrictionType: .requireConsent, vendors: vendors)
-        }
-        func model(maximum: Int, restrictions: [PublisherRestriction], disclosed: IDSet?) -> TCString {
-            TCString(
-                createdDeciseconds: 17_300_000_000, lastUpdatedDeciseconds: 17_300_000_000, cmpID: 300, cmpVersion: 12,
-                consentScreen: 1, vendorListVersion: 90, policyVersion: 5, specialFeatureOptIns: [1, 2],
-                purposeConsents: IDSet(1...11), purposeLegitimateInterests: [2, 7, 8, 9, 10, 11],
-                publisherCountryCode: "NL", vendorConsents: scattered(maximum), vendorLegitimateInterests: scattered(maximum),
-                publisherRestrictions: restrictions, disclosedVendors: disclosed)
-        }
-        let short = try model(maximum: 850, restrictions: [restriction(2, 2)], disclosed: nil).encoded()
-        let long = try model(
-            maximum: 1_400, restrictions: [restriction(2, 150), restriction(3, 150), restriction(4, 150), restriction(7, 150)],
-            disclosed: IDSet(1...1_400)
-        ).encoded()
-        return [("short string", short), ("long string", long)]
-    }
-
-    /// Decode and decode + map of the short and long strings, each beside the ≥ 50x target against the reference
-    /// decoder's figure (``referenceMicroseconds``, scaled to the string's length).
-    private static func referenceComparison(iterations: Int) throws {
-        print("Against the IAB reference decoder (@iabtcf/core 1.5.6): NOT measured here (npm is not reachable from "
-            + "this machine); its one known figure, \(Int(referenceMicroseconds)) µs for a "
-            + "\(Int(referenceCharacters))-character string (issue 38, 2026-11-26), scaled per character (an estimate):")
-        for sample in try referenceSamples() {
-            let decode = measure(iterations) { sink &+= try decodeOnly(sample.string) }
-            let mapped = measure(iterations) { sink &+= try decodeAndMap(sample.string) }
-            let reference = referenceMicroseconds / referenceCharacters * Double(sample.string.utf8.count)
-            let target = reference / referenceTargetFactor
-            let micro = mapped / 1_000
-            print("  \(sample.name), \(sample.string.utf8.count) characters "
-                + "(reference ~\(Int(reference.rounded())) µs, so the target is decode + map <= "
-                + String(format: "%.2f µs)", target))
-            print(row("TCString(decoding:)", nanoseconds(decode), "(info)"))
-            print(row("decode + IABKeySet(mapping:)", nanoseconds(mapped),
-                      String(format: "%.1fx faster than the reference; target >= %.0fx: %@", reference / micro,
-                             referenceTargetFactor, verdict(micro <= target))))
-        }
-    }
-
     /// `PASS` or `FAIL`, beside a figure and its target.
     static func verdict(_ met: Bool) -> String { met ? "PASS" : "FAIL" }
 
@@ -294,12 +226,13 @@ enum Bench {
     /// `--mapping-only N`: builds the samples, then runs `N` decode + map calls of each and nothing else, and prints
     /// the call count. For counting heap allocations per call: the difference of two runs' totals under
     /// `valgrind --tool=dhat` (`scripts/bench --allocations`), so that the setup's allocations cancel out.
-    /// `--sample NAME` (`bitfield`, `range`, `short` or `long`) runs only that string.
+    /// `--sample NAME` (`bitfield`, `range`, or one of ``referenceSamples()``: `short`, `mid`, `wide`, `long`) runs
+    /// only that string.
     private static func mappingOnly(calls: Int, sample name: String?) throws {
-        var strings = try samples().map { ($0.name, $0.string) } + referenceSamples().map { ($0.name, $0.string) }
+        var strings = try samples().map { ($0.name, $0.string) } + referenceSamples().map { ($0.name + " string", $0.string) }
         if let name {
             strings = strings.filter { $0.0 == name + " string" }
-            guard !strings.isEmpty else { throw BenchError("--sample: bitfield, range, short or long") }
+            guard !strings.isEmpty else { throw BenchError("--sample: bitfield, range, short, mid, wide or long") }
         } else {
             strings = Array(strings.prefix(2))  // the two sample strings, as before
         }
@@ -461,11 +394,11 @@ enum Bench {
         return (median(firsts), median(seconds), median(ratios))
     }
 
-    private static func nanoseconds(_ value: Double) -> String {
+    static func nanoseconds(_ value: Double) -> String {
         value >= 10_000 ? String(format: "%.2f µs", value / 1_000) : String(format: "%.0f ns", value)
     }
 
-    private static func row(_ name: String, _ value: String, _ note: String) -> String {
+    static func row(_ name: String, _ value: String, _ note: String) -> String {
         "  " + name.padding(toLength: 48, withPad: " ", startingAt: 0)
             + value.padding(toLength: 12, withPad: " ", startingAt: 0) + note
     }

@@ -122,6 +122,50 @@ import Testing
         }
     }
 
+    /// A range entry is read as one 17-bit field (IsARange and StartOrOnlyVendorId) while 17 bits remain, and field by
+    /// field near the end: a publisher restriction of single ids and ranges decodes the same either way, and an entry
+    /// cut short still names the field it lacks.
+    @Test func rangeEntriesNearTheEndOfTheSegment() throws {
+        func core(entries: (BitWriter) -> BitWriter) -> String {
+            var writer = BitWriter()
+            writer.write(2, 6); writer.write(0, 36); writer.write(0, 36); writer.write(1, 12); writer.write(1, 12)
+            writer.write(0, 6); writer.writeLetters("EN"); writer.write(1, 12); writer.write(4, 6); writer.write(true)
+            writer.write(false); writer.write(0, 12); writer.write(0, 24); writer.write(0, 24); writer.write(false)
+            writer.writeLetters("AA")
+            writer.write(0, 16); writer.write(false)  // vendor consents: MaxVendorId 0, bitfield
+            writer.write(0, 16); writer.write(false)  // legitimate interests: likewise
+            writer.write(1, 12); writer.write(2, 6); writer.write(1, 2)  // one restriction: purpose 2, type 1
+            return entries(writer).string
+        }
+        let whole = core { writer in
+            var writer = writer
+            writer.write(3, 12)
+            writer.write(false); writer.write(64, 16)
+            writer.write(true); writer.write(65, 16); writer.write(130, 16)
+            writer.write(false); writer.write(65_535, 16)
+            return writer
+        }
+        let decoded = try TCString(decodingPrecisely: whole)
+        var expected = IDSet([64, 65_535])
+        expected.insert(contentsOf: 65...130)
+        #expect(decoded.publisherRestrictions.first?.vendors == expected)
+        // The second entry has its IsARange bit and 10 of its 16 id bits: fewer than 17 bits remain after the first.
+        let cut = core { writer in
+            var writer = writer
+            writer.write(2, 12)
+            writer.write(false); writer.write(7, 16)
+            writer.write(false); writer.write(0, 10)
+            return writer
+        }
+        let error = #expect(throws: TCStringError.self) { try TCString(decodingPrecisely: cut) }
+        guard case .truncated(let field, _, let segment)? = error else {
+            Issue.record("expected a truncation, got \(String(describing: error))")
+            return
+        }
+        #expect(field == "Publisher Restrictions Section StartOrOnlyVendorId")
+        #expect(segment == 0)
+    }
+
     /// The in-place segment walk keeps the errors and offsets of the former split.
     @Test func segmentWalkErrors() throws {
         let core = try TCString().encoded()

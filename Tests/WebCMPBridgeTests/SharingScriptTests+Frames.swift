@@ -9,8 +9,9 @@ import Testing
 /// `__gppReturn`, `__uspapiCall` → `__uspapiReturn`.
 extension SharingScriptTests {
     /// A fake top window: `window.top === window`, `window.frames === window` (so a frame named N is `window.frames[N]`),
-    /// a document whose `<body>` the parser inserts later (`insertBody()`, which runs the mutation observers), and child
-    /// frames of other origins (`child(origin)`) that `send` messages to the top window and collect what it posts back
+    /// a document whose `<body>` the parser inserts later (`insertBody()`, which runs the mutation observers), a frame
+    /// of the page's own that it inserts later (`insertFrame()`: `window.length` counts the frames, as in a browser, and
+    /// the observers run), `DOMContentLoaded` (`contentLoaded()`), and child frames of other origins (`child(origin)`) that `send` messages to the top window and collect what it posts back
     /// (structured-cloned, as `postMessage` does).
     static let framesPage = """
         globalThis.window = globalThis;
@@ -25,23 +26,32 @@ extension SharingScriptTests {
           disconnect() { this.observing = false; }
         };
         const appended = [];
+        window.length = 0;
         const body = { appendChild: (element) => {
           appended.push(element);
+          if (element.tagName === 'IFRAME') { window.length += 1; }
           if (element.name) { window[element.name] = { frameNamed: element.name }; }
           return element;
         } };
+        const documentListeners = [];
         globalThis.document = {
           body: null,
           createElement: (tag) => ({ tagName: tag.toUpperCase(), style: {}, attributes: {},
                                      setAttribute(name, value) { this.attributes[name] = value; } }),
-          addEventListener: () => {},
+          addEventListener: (type, fn) => { documentListeners.push([type, fn]); },
           removeEventListener: () => {},
         };
+        const mutated = () => observers.filter((o) => o.observing).forEach((o) => o.callback([]));
         const insertBody = () => {
           document.body = body;
-          observers.filter((o) => o.observing).forEach((o) => o.callback([]));
+          mutated();
         };
-        const locators = () => appended.map((e) => [e.tagName, e.name, e.style.display].join(':'));
+        const insertFrame = () => {
+          body.appendChild({ tagName: 'IFRAME', name: '', style: {} });
+          mutated();
+        };
+        const contentLoaded = () => documentListeners.filter(([type]) => type === 'DOMContentLoaded').forEach(([, fn]) => fn());
+        const locators = () => appended.filter((e) => e.name).map((e) => [e.tagName, e.name, e.style.display].join(':'));
         const child = (origin) => {
           const received = [];
           return { origin, received, source: { postMessage: (message, target) => received.push([structuredClone(message), target]) } };
@@ -102,27 +112,52 @@ extension SharingScriptTests {
 
     // MARK: Locator frames
 
-    /// At document start there is no `<body>`: the locator frames appear when the parser inserts it (after the head's
-    /// scripts, where a page CMP's stub looks for a locator), hidden, one per native-backed API, and only once.
-    @Test func locatorFramesAreAddedWhenTheBodyExists() throws {
+    /// At document start there is no `<body>`, and a page without frames gets no locator frames (only scripts in frames
+    /// look for one, and each costs the page's parse a frame): they appear when the page has `<body>` and a frame of its
+    /// own (after the head's scripts, where a page CMP's stub looks for a locator), hidden, one per native-backed API,
+    /// and only once.
+    @Test func locatorFramesAreAddedOnceThePageHasAFrame() throws {
         let output = try runFrames("""
             \(try install())
             const before = locators();
             const watching = observers.filter((o) => o.observing).length;
             insertBody();
+            const withBodyOnly = locators();
+            const watchingWithBodyOnly = observers.filter((o) => o.observing).length;
+            insertFrame();
             const after = locators();
-            insertBody();
-            print({ before, watching, after, again: locators().length, stillWatching: observers.filter((o) => o.observing).length,
+            insertFrame();
+            print({ before, watching, withBodyOnly, watchingWithBodyOnly, after, again: locators().length,
+                    stillWatching: observers.filter((o) => o.observing).length,
                     found: typeof window.frames['__tcfapiLocator'] });
             """)
         #expect(output["before"] == .array([]))
         #expect(output["watching"] == .number(1))
+        #expect(output["withBodyOnly"] == .array([]))
+        #expect(output["watchingWithBodyOnly"] == .number(1))
         #expect(output["after"] == .array([
             .string("IFRAME:__tcfapiLocator:none"), .string("IFRAME:__gppLocator:none"), .string("IFRAME:__uspapiLocator:none"),
         ]))
         #expect(output["again"] == .number(3))
         #expect(output["stillWatching"] == .number(0))
         #expect(output["found"] == .string("object"))
+    }
+
+    /// An engine without `MutationObserver` (none current) cannot see a frame arrive: the locator frames are added at
+    /// `DOMContentLoaded`, frames or not.
+    @Test func locatorFramesAreAddedAtDOMContentLoadedWithoutMutationObserver() throws {
+        let output = try runFrames("""
+            delete globalThis.MutationObserver;
+            \(try install())
+            insertBody();
+            const withBodyOnly = locators();
+            contentLoaded();
+            print({ withBodyOnly, after: locators() });
+            """)
+        #expect(output["withBodyOnly"] == .array([]))
+        #expect(output["after"] == .array([
+            .string("IFRAME:__tcfapiLocator:none"), .string("IFRAME:__gppLocator:none"), .string("IFRAME:__uspapiLocator:none"),
+        ]))
     }
 
     /// A frame of that name already exists (a page CMP's stub added one): no second one.
@@ -132,6 +167,7 @@ extension SharingScriptTests {
             window.__uspapiLocator = { frameNamed: 'page' };
             \(try install())
             insertBody();
+            insertFrame();
             print(locators());
             """)
         #expect(output == .array([.string("IFRAME:__gppLocator:none")]))
@@ -144,6 +180,7 @@ extension SharingScriptTests {
             \(try install())
             window.__tcfapi = function pageStub() {};
             insertBody();
+            insertFrame();
             print(locators());
             """)
         #expect(output == .array([.string("IFRAME:__gppLocator:none"), .string("IFRAME:__uspapiLocator:none")]))
@@ -261,6 +298,7 @@ extension SharingScriptTests {
             send(ad, tcfCall('addEventListener', 'while-replaced'));
             \(try update())
             insertBody();
+            insertFrame();
             const total = ad.received.length;
             const active = window.__webcmpSharing.active();
             // Had a frame's call been taken while the page's API was in place, it would come back to life here.

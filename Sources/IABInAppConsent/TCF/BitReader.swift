@@ -118,36 +118,71 @@ struct BitReader {
 
     /// Reads `NumEntries` (12 bits) range entries.
     ///
-    /// One checked pass that sets each entry's bits through one pointer into words zeroed once for the largest id
-    /// possible (`maximum`, or the 16-bit id limit: at most 8 KB, one `memset`), then drops the words above the
-    /// highest id. A publisher restriction of 150 scattered vendors is 150 entries; before, each entry was read twice
-    /// with checks (a sizing pass, then the checked pass) and set through `Array`'s subscript (a growth and a
-    /// uniqueness check each): ~170 instructions an entry, the most of a long string's decode (callgrind).
-    mutating func ranges(_ field: @autoclosure () -> String, maximum: Int?) throws(TCStringError) -> IDSet {
+    /// One checked pass that sets each entry's bits through one pointer into words zeroed once, then drops the words
+    /// above the highest id. The words are sized for `maximum` (a vendor section's MaxVendorId); without one (a
+    /// publisher restriction) for `expected`, the vendor sections' highest id, and grown to the 16-bit id limit (8 KB)
+    /// only when an entry goes above them. Before, each entry was read twice with checks (a sizing pass, then the
+    /// checked pass) and set through `Array`'s subscript (a growth and a uniqueness check each): ~170 instructions an
+    /// entry, the most of a long string's decode (callgrind); then every restriction zeroed 8 KB for the id limit and
+    /// kept them (DHAT: 44.6 KB a decode of issue 38's 2,476-character string, 32 KB of them for its four
+    /// restrictions). A single-id entry (IsARange 0), the common one in restrictions, is read as one 17-bit field and
+    /// sets its one bit in place, without `setBits`' range masks.
+    mutating func ranges(_ field: @autoclosure () -> String, maximum: Int?, expected: Int = 0) throws(TCStringError) -> IDSet {
         let entries = try int(12, "\(field()) NumEntries")
         guard entries > 0 else { return IDSet() }
         // Ids are 16-bit (at most 65,535 < IDSet.maximumID), and an id above `maximum` is refused before it is set.
-        let wordCount = Swift.min(maximum.map { ($0 + 63) / 64 } ?? IDSet.maximumWordCount, IDSet.maximumWordCount)
+        let wordCount = Swift.min(maximum.map { ($0 + 63) / 64 } ?? Swift.max(1, (expected + 63) / 64), IDSet.maximumWordCount)
         var words = [UInt64](repeating: 0, count: wordCount)
         var highest = 0
-        var failure: TCStringError?
-        words.withUnsafeMutableBufferPointer { buffer in
-            do throws(TCStringError) {
-                for _ in 0..<entries {
-                    let isRange = try bool("\(field()) IsARange")
-                    let start = try int(16, "\(field()) StartOrOnlyVendorId")
-                    let end = isRange ? try int(16, "\(field()) EndVendorId") : start
-                    guard start >= 1 else { throw .zeroID(field: field()) }
-                    guard start <= end else { throw .rangeEndBeforeStart(field: field(), start: start, end: end) }
-                    if let maximum, end > maximum { throw .idAboveMaximum(field: field(), id: end, maximum: maximum) }
-                    highest = Swift.max(highest, end)
-                    IDSet.setBits(start...end, in: buffer)
+        var done = 0
+        while done < entries {
+            var failure: TCStringError?
+            // An entry above the words (only without `maximum`): read and checked, set once the words have grown.
+            var outgrown: ClosedRange<Int>?
+            let capacity = words.count * 64
+            words.withUnsafeMutableBufferPointer { buffer in
+                do throws(TCStringError) {
+                    while done < entries {
+                        let isRange: Bool
+                        let start: Int
+                        if remaining >= 17 {
+                            // IsARange and StartOrOnlyVendorId in one read (the checked reads below near the end give
+                            // the same values, or the same truncation error).
+                            let head = bits(17)
+                            position += 17
+                            isRange = head >> 16 != 0
+                            start = Int(truncatingIfNeeded: head & 0xFFFF)
+                        } else {
+                            isRange = try bool("\(field()) IsARange")
+                            start = try int(16, "\(field()) StartOrOnlyVendorId")
+                        }
+                        let end = isRange ? try int(16, "\(field()) EndVendorId") : start
+                        guard start >= 1 else { throw .zeroID(field: field()) }
+                        guard start <= end else { throw .rangeEndBeforeStart(field: field(), start: start, end: end) }
+                        if let maximum, end > maximum { throw .idAboveMaximum(field: field(), id: end, maximum: maximum) }
+                        highest = Swift.max(highest, end)
+                        done += 1
+                        if end > capacity {
+                            outgrown = start...end
+                            return
+                        }
+                        if isRange {
+                            IDSet.setBits(start...end, in: buffer)
+                        } else {
+                            // One bit, set in place: `start - 1` is below `capacity`, the words' bits.
+                            buffer[(start &- 1) &>> 6] |= 1 &<< UInt64((start &- 1) & 63)
+                        }
+                    }
+                } catch {
+                    failure = error
                 }
-            } catch {
-                failure = error
+            }
+            if let failure { throw failure }
+            if let outgrown {
+                words.append(contentsOf: repeatElement(0, count: IDSet.maximumWordCount - words.count))
+                words.withUnsafeMutableBufferPointer { IDSet.setBits(outgrown, in: $0) }
             }
         }
-        if let failure { throw failure }
         words.removeLast(words.count - (highest + 63) / 64)
         return IDSet(words: words)
     }

@@ -114,10 +114,12 @@ extension TCString {
         let count = try reader.int(12, "NumPubRestrictions")
         var restrictions: [PublisherRestriction] = []
         restrictions.reserveCapacity(count)
+        // Restrictions name vendors of the vendor sections, as a rule: their words are sized for those first.
+        let expected = Swift.max(vendorConsents.max ?? 0, vendorLegitimateInterests.max ?? 0)
         for _ in 0..<count {
             let purpose = try reader.int(6, "PubRestriction PurposeId")
             let rawType = try reader.int(2, "PubRestriction RestrictionType")
-            let vendors = try reader.ranges("Publisher Restrictions Section", maximum: nil)
+            let vendors = try reader.ranges("Publisher Restrictions Section", maximum: nil, expected: expected)
             // A 2-bit value always names a case.
             let type = RestrictionType(rawValue: rawType) ?? .undefined
             restrictions.append(PublisherRestriction(purposeID: purpose, restrictionType: type, vendors: vendors))

@@ -22,7 +22,8 @@ import Foundation
 ///   main frame only (a local `__tcfapi` in a frame would shadow the page's CMP, which vendors find through the
 ///   `__tcfapiLocator` frame of an ancestor, and would never see ``updateScript(record:keys:)``, which runs in the main
 ///   frame). While a native-backed API is the page's one, the main frame has its locator frame (`__tcfapiLocator`,
-///   `__gppLocator`, `__uspapiLocator`; added once `<body>` exists, and only when the page has no frame of that name)
+///   `__gppLocator`, `__uspapiLocator`; added once `<body>` exists and the page has a frame of its own, and only when
+///   the page has no frame of that name)
 ///   and answers `{__tcfapiCall: {command, parameter, version, callId}}` with
 ///   `{__tcfapiReturn: {returnValue, success, callId}}` on `event.source` (likewise `__gppCall`/`__gppReturn`,
 ///   `__uspapiCall`/`__uspapiReturn`; a request sent as JSON text gets a JSON text reply). `addEventListener` through

@@ -45,6 +45,8 @@ struct Arguments {
     var saves: Int?
     /// `--pairs` (`sharing-cost`): how many paired loads are counted; `nil`: the command's default.
     var pairs: Int?
+    /// `--with-frame` (`sharing-cost`): the content page has an iframe of its own.
+    var withFrame = false
     /// `--cycles` (`soak`).
     var cycles = 200
     /// `--minimal-bodies` (`soak`).
@@ -88,7 +90,7 @@ struct Arguments {
     ]
     /// The flags.
     static let flagOptions: Set<String> = [
-        "--json", "--raw", "--settings", "--terminate-web-process", "--app-context", "--minimal-bodies",
+        "--json", "--with-frame", "--raw", "--settings", "--terminate-web-process", "--app-context", "--minimal-bodies",
         "--retain-bridges", "--help", "-h",
     ]
 
@@ -111,6 +113,7 @@ struct Arguments {
         presets = parsed.all("--preset")
         seeds = parsed.all("--seed")
         json = parsed.has("--json")
+        withFrame = parsed.has("--with-frame")
         raw = parsed.has("--raw")
         settings = parsed.has("--settings")
         terminateWebProcess = parsed.has("--terminate-web-process")

@@ -13,24 +13,46 @@ import WebCMPHostGTK
 /// the first 5 pairs warm the engine up and are not counted. The row is the mean of the per-pair differences
 /// (with − without) with its 95 % interval, against the budget of 1 ms: WebKitGTK gives navigation timing in whole
 /// milliseconds, so a median of differences could only be 0, 1, 2 …; the medians are printed as a reference.
+///
+/// Beside it, the scripts' own parse and run time: both views run a marker script before and after the sharing
+/// scripts (`performance.now()` at document start); the row is the mean, over the pairs, of the span between the
+/// markers with sharing minus the span without (whole milliseconds again, so only the mean of many is meaningful),
+/// and the `load` event's paired difference says what the page pays after `DOMContentLoaded`. `--with-frame` puts an
+/// iframe of the page's own into the content page: the sharing script then adds its three locator frames (it adds
+/// none to a page without frames, `consent-sharing.js`), and the rows say what that costs.
 @MainActor
 enum SharingCost {
     /// The content page: ordinary markup, a page script, and the timing it reports once `DOMContentLoaded` fired.
-    static let page = """
+    static func page(withFrame: Bool) -> String {
+        """
         <!doctype html><html><head><meta charset="utf-8"><title>Article</title>
         <style>body{font:16px/1.5 sans-serif;margin:2em}article{max-width:40em}</style>
         <script>window.__pageScriptRan = true;</script></head><body><article>
         <h1>An article in the app's content web view</h1>
+        \(withFrame ? "<iframe title=\"ad\" width=\"300\" height=\"250\" srcdoc=\"<p>ad</p>\"></iframe>\n" : "")\
         \(String(repeating: "<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.</p>\n", count: 40))
         </article></body></html>
         """
+    }
+
+    /// The marker scripts around the sharing scripts: `performance.now()` before and after them, at document start.
+    static let markers = ["window.__webcmpBefore = performance.now();", "window.__webcmpAfter = performance.now();"]
+        .map { UserScript(source: $0, injectionTime: .documentStart, forMainFrameOnly: true) }
+
+    /// One load's timing, in milliseconds from the navigation's start.
+    struct Timing {
+        var domContentLoaded: Double
+        var load: Double
+        /// The span between the two marker scripts.
+        var scripts: Double
+    }
 
     static func command(_ arguments: Arguments) -> Int32 {
         let pairs = arguments.pairs ?? 200
         let warmUp = 5
         let file = FileManager.default.temporaryDirectory
             .appendingPathComponent("webcmp-sharing-cost-\(ProcessInfo.processInfo.processIdentifier).html")
-        do { try Data(page.utf8).write(to: file) } catch { fail("cannot write \(file.path): \(error)", code: 1) }
+        do { try Data(page(withFrame: arguments.withFrame).utf8).write(to: file) } catch { fail("cannot write \(file.path): \(error)", code: 1) }
         defer { try? FileManager.default.removeItem(at: file) }
 
         let (record, keys) = storedConsent()
@@ -40,39 +62,51 @@ enum SharingCost {
             withSharing.close()
             without.close()
         }
+        withSharing.addUserScript(markers[0])
+        without.addUserScript(markers[0])
         for script in ConsentSharing.userScripts(record: record, keys: keys, configuration: sharing) {
             withSharing.addUserScript(script)
         }
+        withSharing.addUserScript(markers[1])
+        without.addUserScript(markers[1])
         var differences: [Double] = [], withTimes: [Double] = [], withoutTimes: [Double] = []
+        var scriptDifferences: [Double] = [], loadDifferences: [Double] = []
         for pair in 0..<(pairs + warmUp) {
             let order = pair.isMultiple(of: 2) ? [withSharing, without] : [without, withSharing]
-            var times: [ObjectIdentifier: Double] = [:]
+            var times: [ObjectIdentifier: Timing] = [:]
             for view in order {
-                guard let time = domContentLoaded(view, url: file) else {
+                guard let time = timing(view, url: file) else {
                     fail("the content page did not report DOMContentLoaded within 30 s", code: 1)
                 }
                 times[ObjectIdentifier(view)] = time
             }
             guard pair >= warmUp, let with = times[ObjectIdentifier(withSharing)],
                 let plain = times[ObjectIdentifier(without)] else { continue }
-            withTimes.append(with)
-            withoutTimes.append(plain)
-            differences.append(with - plain)
+            withTimes.append(with.domContentLoaded)
+            withoutTimes.append(plain.domContentLoaded)
+            differences.append(with.domContentLoaded - plain.domContentLoaded)
+            scriptDifferences.append(with.scripts - plain.scripts)
+            loadDifferences.append(with.load - plain.load)
         }
         // WebKitGTK reports navigation timing in whole milliseconds (observed: every value an integer), so a median
         // of differences is itself a whole number; the mean of many paired differences is not (the rounding phase
         // varies from load to load), and its 95 % interval says how well it is known.
-        let cost = differences.reduce(0, +) / Double(max(differences.count, 1))
-        let spread = differences.map { ($0 - cost) * ($0 - cost) }.reduce(0, +) / Double(max(differences.count - 1, 1))
-        let interval = 1.96 * spread.squareRoot() / Double(max(differences.count, 1)).squareRoot()
+        let (cost, interval) = meanAndInterval(differences)
+        let (scripts, scriptsInterval) = meanAndInterval(scriptDifferences)
+        let (load, loadInterval) = meanAndInterval(loadDifferences)
+        let page = arguments.withFrame ? "content page with a frame" : "content page"
         let rows: [(String, Double, String)] = [
-            ("content page DOMContentLoaded, with sharing, median ms", Measure.percentile(withTimes, 0.5), "(reference)"),
-            ("content page DOMContentLoaded, without, median ms", Measure.percentile(withoutTimes, 0.5), "(reference)"),
+            ("\(page) DOMContentLoaded, with sharing, median ms", Measure.percentile(withTimes, 0.5), "(reference)"),
+            ("\(page) DOMContentLoaded, without, median ms", Measure.percentile(withoutTimes, 0.5), "(reference)"),
             ("sharing scripts' cost to DOMContentLoaded, mean of \(differences.count) paired differences, ms", cost,
              "≤ 1 ms: \(cost <= 1 ? "met" : "MISSED") (95 % interval ± \(Measure.format(interval)))"),
             ("the same, median of the paired differences, ms", Measure.percentile(differences, 0.5),
              "(whole ms: WebKitGTK's timing resolution)"),
             ("the same, p90 of the paired differences, ms", Measure.percentile(differences, 0.9), "(reference)"),
+            ("the scripts' own parse + run at document start, mean paired difference, ms", scripts,
+             "(95 % interval ± \(Measure.format(scriptsInterval)); performance.now() in whole ms)"),
+            ("sharing scripts' cost to the load event, mean paired difference, ms", load,
+             "(95 % interval ± \(Measure.format(loadInterval)))"),
         ]
         // The comparison means something only when the sharing script ran in the one view and not in the other.
         let installed = [withSharing, without].map { evaluate($0, "window.__webcmpSharing !== undefined") == .bool(true) }
@@ -82,6 +116,7 @@ enum SharingCost {
         if arguments.json {
             printJSON(.object([
                 "sharingRanInTheViewWithSharingOnly": .bool(true),
+                "withFrame": .bool(arguments.withFrame),
                 "pairs": .number(Double(differences.count)),
                 "rows": .array(rows.map { .object(["name": .string($0.0), "value": .number($0.1), "budget": .string($0.2)]) }),
             ]))
@@ -91,16 +126,28 @@ enum SharingCost {
         return cost <= 1 ? 0 : 1
     }
 
-    /// Loads `url` in `view` and returns the page's `domContentLoadedEventStart` (ms since the navigation started).
-    static func domContentLoaded(_ view: GTKWebView, url: URL) -> Double? {
+    /// The mean of `values` and its 95 % interval (normal approximation).
+    static func meanAndInterval(_ values: [Double]) -> (mean: Double, interval: Double) {
+        let count = Double(max(values.count, 1))
+        let mean = values.reduce(0, +) / count
+        let spread = values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(max(values.count - 1, 1))
+        return (mean, 1.96 * spread.squareRoot() / count.squareRoot())
+    }
+
+    /// Loads `url` in `view` and returns the page's `domContentLoadedEventStart` and `loadEventStart` (ms since the
+    /// navigation started) and the span between the marker scripts.
+    static func timing(_ view: GTKWebView, url: URL) -> Timing? {
         var loaded = false
         view.eventHandler = { event in if case .didFinishLoading = event { loaded = true } }
         view.load(url)
         GTKRuntime.run(until: Date().addingTimeInterval(30)) { !loaded }
         guard loaded else { return nil }
-        guard case .number(let value)? = evaluate(
-            view, "performance.getEntriesByType('navigation')[0].domContentLoadedEventStart") else { return nil }
-        return value
+        guard case .array(let values)? = evaluate(view, """
+            (function () { var n = performance.getEntriesByType('navigation')[0];
+              return [n.domContentLoadedEventStart, n.loadEventStart, window.__webcmpAfter - window.__webcmpBefore]; })()
+            """), values.count == 3, case .number(let contentLoaded) = values[0], case .number(let load) = values[1],
+            case .number(let scripts) = values[2] else { return nil }
+        return Timing(domContentLoaded: contentLoaded, load: load, scripts: scripts)
     }
 
     /// The value of `expression` in `view`'s page (`nil`: undefined, an error, or no answer within 5 s).

@@ -36,16 +36,26 @@ import WebCMPBridge
     }
 
     /// `sharing-cost` runs its paired loads, and the sharing script ran in the view with sharing only (the command
-    /// exits 1 otherwise). The cost itself is a benchmark (scripts/bench-sharing), not asserted.
+    /// exits 1 otherwise), for a page without frames and, with `--with-frame`, one with a frame of its own; beside the
+    /// DOMContentLoaded rows it reports the scripts' own parse + run time and the cost to the load event. The cost
+    /// itself is a benchmark (scripts/bench-sharing), not asserted.
     @Test func sharingCostComparesPairedLoads() throws {
-        let (status, output) = try EndToEndTests.host(["sharing-cost", "--pairs", "4", "--json"])
-        #expect(status == 0 || status == 1)  // 1: the budget missed on so short a run
-        let cost = try JSONValue(parsing: output.trimmingCharacters(in: .whitespacesAndNewlines))
-        #expect(cost["sharingRanInTheViewWithSharingOnly"] == .bool(true))
-        #expect(cost["pairs"] == .number(4))
-        let values = cost["rows"]?.arrayValue?.compactMap { $0["value"]?.numberValue } ?? []
-        #expect(values.count == 5)
-        #expect(values.allSatisfy { $0.isFinite })
-        #expect(values.prefix(2).allSatisfy { $0 > 0 })  // DOMContentLoaded after the navigation began, in both views
+        for withFrame in [false, true] {
+            let (status, output) = try EndToEndTests.host(
+                ["sharing-cost", "--pairs", "4", "--json"] + (withFrame ? ["--with-frame"] : []))
+            #expect(status == 0 || status == 1)  // 1: the budget missed on so short a run
+            let cost = try JSONValue(parsing: output.trimmingCharacters(in: .whitespacesAndNewlines))
+            #expect(cost["sharingRanInTheViewWithSharingOnly"] == .bool(true))
+            #expect(cost["withFrame"] == .bool(withFrame))
+            #expect(cost["pairs"] == .number(4))
+            let rows = cost["rows"]?.arrayValue ?? []
+            let values = rows.compactMap { $0["value"]?.numberValue }
+            #expect(values.count == 7)
+            #expect(values.allSatisfy { $0.isFinite })
+            #expect(values.prefix(2).allSatisfy { $0 > 0 })  // DOMContentLoaded after the navigation began, in both views
+            let names = rows.compactMap { $0["name"]?.stringValue }
+            #expect(names.contains { $0.hasPrefix("the scripts' own parse + run") })
+            #expect(names.contains { $0.hasPrefix("sharing scripts' cost to the load event") })
+        }
     }
 }

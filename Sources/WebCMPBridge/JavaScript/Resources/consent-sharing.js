@@ -227,15 +227,22 @@
   // added for each native-backed API still in place, and only when the page has no frame of that name (a page CMP's
   // stub may have added it). Not at document start: the IAB reference stubs install their __tcfapi / __gpp only when
   // they find no locator, and a page stub runs in the <head> (CMP API v2.2, "Requirements for the CMP 'stub' API
-  // script"), after this script; so the frames are added once <body> exists, before the body's frames load.
+  // script"), after this script. And only once the page has a frame of its own (window.length > 0): only scripts in
+  // frames look for a locator, and each locator is a frame that WebKit builds during the parse (about 1 ms each on a
+  // loaded 2-core machine, scripts/bench-sharing), a cost a page without frames would pay for nothing. The mutation
+  // observer sees the first frame at the next microtask checkpoint after its insertion: after the parser's current
+  // chunk or the inserting script, before that frame's document loads from its URL. A script that inserts a frame and
+  // writes a script into it synchronously runs that script before the locators exist; it finds them from its next task
+  // on. Without MutationObserver (no current engine) the frames are added at DOMContentLoaded, frames or not.
   var locators = [
     { name: '__tcfapiLocator', active: frameAPIs[0].active },
     { name: '__gppLocator', active: frameAPIs[1].active },
     { name: '__uspapiLocator', active: frameAPIs[2].active }
   ];
   var locatorsAdded = false;
-  var addLocators = function () {
+  var addLocators = function (framesOrNot) {
     if (locatorsAdded || typeof document === 'undefined' || !document || !document.body) { return locatorsAdded; }
+    if (!framesOrNot && !(window.length > 0)) { return false; }
     locatorsAdded = true;
     locators.forEach(function (locator) {
       if (!locator.active()) { return; }
@@ -251,19 +258,17 @@
     });
     return true;
   };
-  if (!addLocators() && typeof document !== 'undefined' && document) {
-    var observer = null;
-    var added = function () {
-      if (!addLocators()) { return; }
-      if (observer) { observer.disconnect(); observer = null; }
-      document.removeEventListener('DOMContentLoaded', added);
-    };
+  if (typeof document !== 'undefined' && document) {
+    var observing = false;
     if (typeof MutationObserver === 'function') {
       try {
-        observer = new MutationObserver(added);
+        var observer = new MutationObserver(function () { if (addLocators(false)) { observer.disconnect(); } });
         observer.observe(document, { childList: true, subtree: true });
-      } catch (e) { observer = null; }
+        observing = true;
+      } catch (e) {}
     }
-    document.addEventListener('DOMContentLoaded', added);
+    if (!observing) {
+      document.addEventListener('DOMContentLoaded', function () { addLocators(true); });
+    }
   }
 })
