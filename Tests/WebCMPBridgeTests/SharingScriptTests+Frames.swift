@@ -18,7 +18,11 @@ extension SharingScriptTests {
         window.top = window;
         window.frames = window;
         const messageListeners = [];
-        window.addEventListener = (type, fn) => { if (type === 'message') messageListeners.push(fn); };
+        const loadListeners = [];
+        window.addEventListener = (type, fn) => {
+          if (type === 'message') messageListeners.push(fn);
+          if (type === 'load') loadListeners.push(fn);
+        };
         const observers = [];
         globalThis.MutationObserver = class {
           constructor(callback) { this.callback = callback; this.observing = false; observers.push(this); }
@@ -50,6 +54,9 @@ extension SharingScriptTests {
           body.appendChild({ tagName: 'IFRAME', name: '', style: {} });
           mutated();
         };
+        // A frame inserted where the document's mutation observer does not look (inside a shadow root).
+        const insertUnseenFrame = () => { body.appendChild({ tagName: 'IFRAME', name: '', style: {} }); };
+        const loaded = () => loadListeners.forEach((fn) => fn());
         const contentLoaded = () => documentListeners.filter(([type]) => type === 'DOMContentLoaded').forEach(([, fn]) => fn());
         const locators = () => appended.filter((e) => e.name).map((e) => [e.tagName, e.name, e.style.display].join(':'));
         const child = (origin) => {
@@ -158,6 +165,30 @@ extension SharingScriptTests {
         #expect(output["after"] == .array([
             .string("IFRAME:__tcfapiLocator:none"), .string("IFRAME:__gppLocator:none"), .string("IFRAME:__uspapiLocator:none"),
         ]))
+    }
+
+    /// A frame the document's mutation observer cannot see (one inserted inside a shadow root) gets its locators at the
+    /// page's load event at the latest; a page that still has no frame then gets none.
+    @Test func locatorFramesAreAddedAtTheLoadEventForAFrameTheObserverDidNotSee() throws {
+        let output = try runFrames("""
+            \(try install())
+            insertBody();
+            insertUnseenFrame();
+            const unseen = locators();
+            loaded();
+            print({ unseen, after: locators() });
+            """)
+        #expect(output["unseen"] == .array([]))
+        #expect(output["after"] == .array([
+            .string("IFRAME:__tcfapiLocator:none"), .string("IFRAME:__gppLocator:none"), .string("IFRAME:__uspapiLocator:none"),
+        ]))
+        let frameless = try runFrames("""
+            \(try install())
+            insertBody();
+            loaded();
+            print(locators());
+            """)
+        #expect(frameless == .array([]))
     }
 
     /// A frame of that name already exists (a page CMP's stub added one): no second one.

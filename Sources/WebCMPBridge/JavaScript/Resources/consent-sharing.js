@@ -270,5 +270,10 @@
     if (!observing) {
       document.addEventListener('DOMContentLoaded', function () { addLocators(true); });
     }
+    // The observer does not see inside shadow roots: a frame inserted there is found at the next mutation of the
+    // document, or at the load event at the latest.
+    if (typeof window.addEventListener === 'function') {
+      window.addEventListener('load', function () { addLocators(false); });
+    }
   }
 })
