@@ -112,6 +112,8 @@ enum Bench {
         try messageParse(iterations: iterations)
         print("")
         try launchRead(iterations: iterations)
+        print("")
+        try MainActor.assumeIsolated { try savePath(iterations: iterations) }
         if sink == 42 { print("") }  // keeps the measured work observable
     }
 
@@ -387,7 +389,7 @@ enum Bench {
         guard let sample = try samples().first else { return }
         let keys = try IABKeySet(
             mapping: ConsentStrings(tcString: sample.string), gdprApplies: true, identity: CMPIdentity(id: 300))
-        try store.apply(keys, record: ConsentRecord(
+        try store.apply(checking: keys, record: ConsentRecord(
             tcString: sample.string, nonTCFData: nonTCFData,
             expirationDate: Date().addingTimeInterval(86_400 * 365), configVersion: "7", savedAt: Date()),
             provenance: ConsentProvenance(.cmpPage, .userChoice))
@@ -461,11 +463,11 @@ enum Bench {
         return (median(firsts), median(seconds), median(ratios))
     }
 
-    private static func nanoseconds(_ value: Double) -> String {
+    static func nanoseconds(_ value: Double) -> String {
         value >= 10_000 ? String(format: "%.2f µs", value / 1_000) : String(format: "%.0f ns", value)
     }
 
-    private static func row(_ name: String, _ value: String, _ note: String) -> String {
+    static func row(_ name: String, _ value: String, _ note: String) -> String {
         "  " + name.padding(toLength: 48, withPad: " ", startingAt: 0)
             + value.padding(toLength: 12, withPad: " ", startingAt: 0) + note
     }

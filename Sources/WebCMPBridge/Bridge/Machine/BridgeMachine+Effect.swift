@@ -46,8 +46,8 @@ extension BridgeMachine {
     struct Save: Sendable, Hashable {
         /// The save's number in its run (1, 2, …): the machine takes only the answer to the run's latest save.
         var id: Int
-        /// The IAB keys to write (``ConsentCommit/keys``).
-        var keys: IABKeySet
+        /// The IAB keys to write (``ConsentCommit/keys``: the mapping's, valid by construction).
+        var keys: MappedIABKeys
         /// The record to write with them.
         var record: ConsentRecord
         /// What this change is, for the history (``ConsentCommit/change``).
