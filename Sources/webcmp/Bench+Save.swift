@@ -31,7 +31,7 @@ extension Bench {
                   String(format: "target <= %.0f µs: %@", saveTargetMicroseconds, verdict(micro <= saveTargetMicroseconds))))
         print(row("  the same save, in-memory store", nanoseconds(memoryTime), "(info: without UserDefaults)"))
         print(row("  in memory, a history of 1 entry", nanoseconds(shortHistoryTime),
-                  "(info: the default keeps 20 entries, re-encoded on every write)"))
+                  "(info: the default keeps 20 entries)"))
         print(row("storage locks per save", "\(locks)", "target 1: \(verdict(locks == 1))"))
     }
 
