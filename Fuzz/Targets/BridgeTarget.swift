@@ -1,8 +1,8 @@
 import Foundation
 
 // Fuzz target "bridge": BridgeMachine driven directly by a byte-coded sequence of inputs, answered the way its runner
-// (ConsentBridge) answers them: every `.commit` at once with the real ConsentCommit over an in-memory model of the
-// store (written all or nothing), timers fired only while scheduled, `.waitUntilActive` and `.requestTracking`
+// (ConsentBridge) answers them: every `.store` (the save the machine's own ConsentCommit made) once the input's effects
+// were performed, into an in-memory model of the store (validated, written all or nothing), timers fired only while scheduled, `.waitUntilActive` and `.requestTracking`
 // answered only when asked. No clock, no web view, no task: the machine is a value, so one sequence costs a few
 // microseconds and a minute explores over a million of them (`scripts/fuzz 60 bridge`).
 //
@@ -12,15 +12,16 @@ import Foundation
 // `maximumSteps` steps run; the bytes after them start the next sequence.
 //
 // Invariants, checked on every effect as the runner performs it:
-// - nothing is committed (`.commit`) except in answer to a message from the main frame of an allowed origin (the
+// - nothing is stored (`.store`) except in answer to a message from the main frame of an allowed origin (the
 //   hosted page's; the fallback page's once the fallback loaded) whose body is a save, a GPP signal with a string or
-//   a US Privacy string, while the run is live, at most once per input, with the source of the page shown, numbered
-//   one higher than the last request and naming the current load;
+//   a US Privacy string, while the run is live, at most once per input, with the source of the page shown (in the
+//   record and the history's provenance), numbered one higher than the last save, keys and record of one consent;
 // - the stored keys and record change only through a stored commit or `.clearStore` (after the ready timeout, when
-//   configured), and always describe the same consent: never half-written;
-// - a stored commit is announced (`consentReady` with its summary), a refused or failed one is an error; a stray
-//   answer (a request never asked for, an earlier one, one of a replaced load or after the run) is ignored with one
-//   diagnostic, and only the live run's latest request of the current load is taken;
+//   configured), and always describe the same consent: never half-written; every key of a save passes the store's
+//   rules (`ConsentStore.validate`), which the store no longer checks for the mapping's keys;
+// - a stored save is announced (`consentReady` with its record), a failed one is an error; a stray answer (a save never
+//   asked for, an earlier one, one of a replaced load or after the run) is ignored with one diagnostic, and only the
+//   live run's latest save of the current load is taken;
 // - at most one `uiFinished` and one `uiReady` per sequence; `.detach` at most once, and after it no effect at all
 //   but the answer to a navigation;
 // - a navigation is answered by `decide(_:)`, which changes nothing; an allowed main-frame navigation stays within the
@@ -275,7 +276,7 @@ private struct MachineHarness {
         case message(mayCommit: Bool)
         case navigation
         case timer(BridgeMachine.Timer)
-        /// The store's answer to a commit.
+        /// The store's answer to a save.
         case answer
         case appActive
         case trackingAnswer
@@ -314,12 +315,16 @@ private struct MachineHarness {
     var failedCount = 0
     var uiReadyCount = 0
     var detached = false
-    /// Commits in the current top-level input.
+    /// Saves in the current top-level input.
     var commits = 0
-    /// How many commits the machine asked for, and the last request.
+    /// How many saves the machine asked for, and the load of the last one.
     var requestsSeen = 0
-    var lastRequest: BridgeMachine.CommitRequest?
-    /// The id of the last request the harness answered (the runner answers each one once, at once).
+    var lastSaveLoad: WebViewLoadID?
+    /// The saves written while the current input's effects are performed, with the store's answer: fed once they all
+    /// were, as the runner does.
+    var writes: [(BridgeMachine.Save, ConsentStoreError?)] = []
+    /// The id of the last save the harness answered (the runner answers each one once, once the effects of its
+    /// input were performed).
     var lastAnswered = 0
 
     init(setup: FuzzSetup, options: UInt8) {
@@ -333,7 +338,7 @@ private struct MachineHarness {
         }
         feed(.attached(setupFailure: setupFailure, resourceFailures: options & 2 != 0 ? ["fuzz.js: missing"] : []), .other)
         let status: TrackingAuthorizationStatus = [.notDetermined, .authorized, .denied, .unavailable][Int(options >> 3) & 3]
-        feed(.start(readyTimeoutWaitsForPresentation: options & 4 != 0, trackingStatus: status), .other)
+        feed(.start(readyTimeoutWaitsForPresentation: options & 4 != 0, trackingStatus: status, stored: record), .other)
     }
 
     /// Whether the run is live: started, the UI not finished, not detached.
@@ -388,7 +393,7 @@ private struct MachineHarness {
                 if event == .willEnterForeground || event == .didBecomeActive { inBackground = false }
                 if event == .willResignActive || event == .didEnterBackground { inactive = true }
                 if event == .didBecomeActive { inactive = false }
-                feed(.webView(.appLifecycle(event)), .lifecycle(event))
+                feed(.webView(.appLifecycle(event), now: fuzzNow), .lifecycle(event))
             case 4:
                 if presented { covered = true }
                 feed(.presentationCovered, .other)
@@ -420,7 +425,7 @@ private struct MachineHarness {
             case 1: failNextWrite = true
             case 2...5: trackingStatus = [.notDetermined, .authorized, .denied, .unavailable][variant - 2]
             case 6: feed(.attached(setupFailure: nil), .other)
-            case 7: feed(.start(trackingStatus: .notDetermined), .other)
+            case 7: feed(.start(trackingStatus: .notDetermined, stored: record), .other)
             case 8...12: strayAnswer(variant)
             default: strayRedirect(variant)
             }
@@ -442,7 +447,7 @@ private struct MachineHarness {
         let mayCommit = sender.isMainFrame && allowedOrigin && body.carriesConsent && isLive
         let message = ScriptMessage(
             handlerName: body.handler, body: .json(body.json), isMainFrame: sender.isMainFrame, origin: sender.origin)
-        feed(.webView(.message(message)), .message(mayCommit: mayCommit))
+        feed(.webView(.message(message), now: fuzzNow), .message(mayCommit: mayCommit))
     }
 
     /// A load event of the current load, a replaced one, a page-initiated navigation or one never started.
@@ -467,7 +472,7 @@ private struct MachineHarness {
         case 11: event = .didReceiveResponse(setup.fallbackURL, statusCode: status, load: load)
         default: event = .contentProcessDidTerminate
         }
-        feed(.webView(event), .other)
+        feed(.webView(event, now: fuzzNow), .other)
     }
 
     /// A navigation: decided (an allowed main-frame navigation stays on an allowed origin); a redirect it names is fed
@@ -501,30 +506,27 @@ private struct MachineHarness {
     /// The current load, as the machine numbers it (`nil` before the first).
     var currentLoad: WebViewLoadID? { lastLoad == 0 ? nil : WebViewLoadID(rawValue: lastLoad) }
 
-    /// A stray or late answer to a commit (the runner answers each request once, at once, so none comes from it): a
-    /// request never asked for, an earlier one, or the last one again. Taken only when it is the live run's latest
-    /// request of the current load and not answered yet (then its refusal is reported); otherwise ignored with one
-    /// diagnostic. The harness answers every request at once, so a second answer to the latest one is ignored.
+    /// A stray or late answer to a save (the runner answers each save once, so none comes from it): a save never
+    /// asked for, an earlier one, or the last one again. Taken only when it is the live run's latest save of the
+    /// current load and not answered yet (then its failure is reported); otherwise ignored with one diagnostic. The
+    /// harness answers every save, so a second answer to the latest one is ignored.
     mutating func strayAnswer(_ variant: Int) {
-        var request = lastRequest ?? BridgeMachine.CommitRequest(
-            id: 0, load: nil, endsUI: false, payload: ConsentPayload(strings: ConsentStrings()), page: PageSignals(),
-            rules: ConsentCommit.Rules())
+        var id = requestsSeen
         switch variant % 3 {
-        case 0: request.id = requestsSeen + 1
-        case 1: request.id = requestsSeen - 1
+        case 0: id = requestsSeen + 1
+        case 1: id = requestsSeen - 1
         default: break
         }
-        let taken = isLive && requestsSeen > 0 && request.id == requestsSeen && request.load == currentLoad
-            && request.id != lastAnswered
-        let refusal = ConsentBridgeError(ConsentCommitError.noConsent)
-        let effects = machine.handle(.committed(request, .refused(refusal), trackingStatus: trackingStatus))
+        let taken = isLive && requestsSeen > 0 && id == requestsSeen && lastSaveLoad == currentLoad && id != lastAnswered
+        let failure = ConsentStoreError.storageUnavailable(suiteName: nil)
+        let effects = machine.handle(.storeAnswered(id, failure, trackingStatus: trackingStatus))
         if detached {
             fuzzCheck(effects.isEmpty, "effects after detach: \(effects)")
         } else if taken {
-            fuzzCheck(effects == [.report(.error(refusal))], "the latest request's answer: \(effects)")
+            fuzzCheck(effects.last == .report(.error(.storageFailed(IABConsentError(failure)))), "the latest save's answer: \(effects)")
         } else {
             fuzzCheck(effects.count == 1 && { if case .report(.diagnostic) = effects[0] { true } else { false } }(),
-                      "a stray answer to \(request.id) of \(String(describing: request.load)) taken: \(effects)")
+                      "a stray answer to \(id) taken: \(effects)")
         }
         for effect in effects { perform(effect, .answer) }
     }
@@ -543,11 +545,16 @@ private struct MachineHarness {
         timer == .trackingSettle ? inactive : inBackground || covered
     }
 
-    /// Feeds `input` and performs its effects in order, as the runner does.
+    /// Feeds `input` and performs its effects in order, as the runner does; an effect answered at once (a save, the
+    /// tracking status read) is answered once every effect of the input was performed.
     mutating func feed(_ input: BridgeMachine.Input, _ context: Context) {
         let effects = machine.handle(input)
         if case .start = input, effects.contains(where: { $0.startsTheRun }) { started = true }
         for effect in effects { perform(effect, context) }
+        let answers = writes
+        writes = []
+        for (save, error) in answers { answer(save, error) }
+        if effects.contains(.readTrackingStatus) { feed(.trackingStatusRead(trackingStatus), .trackingAnswer) }
     }
 
     /// Performs one effect and checks it.
@@ -566,18 +573,18 @@ private struct MachineHarness {
             let target = origin == hostedOrigin ? origin : SecurityOrigin.normalize(origin)
             fuzzCheck(target == hostedOrigin || (fallbackShown && target == fallbackOrigin), "the record posted to \(origin)")
             guard case .message = context else { return fuzzCheck(false, "the record injected in answer to \(context)") }
-        case .commit(let request):
+        case .store(let save):
             guard case .message(let mayCommit) = context, mayCommit else {
-                return fuzzCheck(false, "committed in answer to \(context)")
+                return fuzzCheck(false, "stored in answer to \(context)")
             }
             commits += 1
-            fuzzCheck(commits == 1, "two commits for one message")
-            fuzzCheck(request.id == requestsSeen + 1, "commit \(request.id) after \(requestsSeen) requests")
-            fuzzCheck(request.load == currentLoad, "commit of \(String(describing: request.load)) during #\(lastLoad)")
-            requestsSeen = request.id
-            lastRequest = request
-            fuzzCheck(request.rules.source == (fallbackShown ? .fallbackPage : .cmpPage), "commit source \(request.rules.source)")
-            answer(request)
+            fuzzCheck(commits == 1, "two saves for one message")
+            fuzzCheck(save.id == requestsSeen + 1, "save \(save.id) after \(requestsSeen) saves")
+            requestsSeen = save.id
+            lastSaveLoad = currentLoad
+            let source: ConsentProvenance.Source = fallbackShown ? .fallbackPage : .cmpPage
+            fuzzCheck(save.provenance.source == source && save.record.source == source, "save source \(save.provenance)")
+            writes.append((save, write(save)))
         case .report(let event):
             report(event, context)
         case .schedule(let timer, let seconds):
@@ -607,7 +614,6 @@ private struct MachineHarness {
             case .lifecycle(.didBecomeActive), .timer(.trackingSettle): break
             default: fuzzCheck(false, "the tracking status read again in answer to \(context)")
             }
-            feed(.trackingStatusRead(trackingStatus), .trackingAnswer)
         case .waitUntilActive:
             waitsForActiveApp = true
         case .requestTracking:
@@ -651,40 +657,39 @@ private struct MachineHarness {
         }
     }
 
-    /// The runner's answer to a commit: the real ``ConsentCommit`` over the stored record, then the model store's
-    /// write (validated first, all or nothing); then the machine must announce exactly what was stored.
-    mutating func answer(_ request: BridgeMachine.CommitRequest) {
-        let outcome: BridgeMachine.CommitOutcome
-        switch FuzzCommits.commit(request, previous: record) {
-        case .failure(let error):
-            outcome = .refused(ConsentBridgeError(error))
-        case .success(let prepared):
-            outcome = write(prepared)
-        }
-        let effects = machine.handle(.committed(request, outcome, trackingStatus: trackingStatus))
-        lastAnswered = request.id
-        switch outcome {
-        case .stored(let summary, _):
-            fuzzCheck(effects.filter { $0 == .report(.consentReady(summary)) }.count == 1, "stored but not announced: \(effects)")
-        case .refused, .storageFailed:
-            fuzzCheck(!effects.contains { if case .report(.consentReady) = $0 { true } else { false } }, "announced unstored consent")
-            fuzzCheck(effects.contains { if case .report(.error) = $0 { true } else { false } }, "a failed commit not reported")
+    /// The runner's answer to a save written (`error`: `nil`) or not: the machine must announce exactly what was
+    /// stored, or report the failure.
+    mutating func answer(_ save: BridgeMachine.Save, _ error: ConsentStoreError?) {
+        let effects = machine.handle(.storeAnswered(save.id, error, trackingStatus: trackingStatus))
+        lastAnswered = save.id
+        let announced = effects.compactMap { if case .report(.consentReady(let summary)) = $0 { summary } else { nil } }
+        if error == nil {
+            fuzzCheck(announced.map(\.record) == [save.record], "stored but not announced: \(effects)")
+        } else {
+            fuzzCheck(announced.isEmpty, "announced unstored consent")
+            fuzzCheck(effects.contains { if case .report(.error) = $0 { true } else { false } }, "a failed save not reported")
         }
         for effect in effects { perform(effect, .answer) }
     }
 
-    /// The model store's write: every key validated first (``FuzzCommits``), then keys and record replaced together.
-    mutating func write(_ prepared: FuzzCommits.Prepared) -> BridgeMachine.CommitOutcome {
+    /// The model store's write: keys and record replaced together; `nil`: written. The keys are the mapping's
+    /// (`MappedIABKeys`), which the store does not check again: every one must pass the store's rules.
+    mutating func write(_ save: BridgeMachine.Save) -> ConsentStoreError? {
         if failNextWrite {
             failNextWrite = false
-            return .storageFailed(.storageUnavailable(suiteName: nil))
+            return .storageUnavailable(suiteName: nil)
         }
-        let commit = prepared.commit
-        if let invalid = prepared.invalidKey { return .storageFailed(invalid) }
-        keys = commit.keys
-        record = commit.record
+        for (key, value) in save.keys {
+            do {
+                try ConsentStore.validate(key, value)
+            } catch {
+                fuzzCheck(false, "the mapping produced an invalid key: \(error)")
+            }
+        }
+        keys = save.keys.keySet
+        record = save.record
         checkStore()
-        return .stored(commit.summary, diagnostics: commit.diagnostics)
+        return nil
     }
 
     /// The keys and the record describe the same consent.
@@ -705,62 +710,8 @@ private struct MachineHarness {
     }
 }
 
-/// The commits of the whole run, by request and stored record.
-///
-/// ``ConsentCommit`` is pure (the same payload, page signals, rules, previous record and time give the same keys,
-/// record, summary and diagnostics, or the same error) and is the costliest step of a sequence: decoding the TC string,
-/// mapping the keys, formatting a date for a diagnostic. Each distinct commit runs for real once (under the sanitizers);
-/// the same commit again in a later sequence gets its result back, with the store's validation of its keys.
-private enum FuzzCommits {
-    /// A commit and the store's verdict on its keys.
-    struct Prepared {
-        let commit: ConsentCommit
-        /// Why the store would refuse the keys (``ConsentStore/validate(_:_:)``), if it would.
-        let invalidKey: ConsentStoreError?
-    }
-
-    private struct Key: Hashable {
-        let request: BridgeMachine.CommitRequest
-        let previous: ConsentRecord?
-
-        /// Hashes the strings only (equality still compares everything): hashing whole requests and records was a
-        /// tenth of a sequence's time.
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(request.payload.strings)
-            hasher.combine(request.page)
-            hasher.combine(previous?.tcString)
-            hasher.combine(previous?.gppString)
-        }
-    }
-
-    /// Bounded: the tables are finite, but a long run should not grow without end.
-    private static let capacity = 50_000
-    nonisolated(unsafe) private static var results: [Key: Result<Prepared, ConsentCommitError>] = [:]
-
-    /// The commit of `request` over `previous`, at the harness's fixed time.
-    static func commit(_ request: BridgeMachine.CommitRequest, previous: ConsentRecord?) -> Result<Prepared, ConsentCommitError> {
-        let key = Key(request: request, previous: previous)
-        if let known = results[key] { return known }
-        let result: Result<Prepared, ConsentCommitError>
-        do {
-            let commit = try ConsentCommit(
-                payload: request.payload, page: request.page, previous: previous, rules: request.rules,
-                now: Date(timeIntervalSince1970: 1_750_000_000))
-            var invalidKey: ConsentStoreError?
-            do {
-                for (key, value) in commit.keys { try ConsentStore.validate(key, value) }
-            } catch {
-                invalidKey = error
-            }
-            result = .success(Prepared(commit: commit, invalidKey: invalidKey))
-        } catch {
-            result = .failure(error)
-        }
-        if results.count >= capacity { results.removeAll(keepingCapacity: true) }
-        results[key] = result
-        return result
-    }
-}
+/// The time of every web view event of a sequence (a save's date).
+private let fuzzNow = Date(timeIntervalSince1970: 1_750_000_000)
 
 extension BridgeMachine.Effect {
     /// Whether this effect of a start means the run started (the page loads, or the tracking prompt comes first).

@@ -105,6 +105,8 @@ enum Bench {
         try messageParse(iterations: iterations)
         print("")
         try launchRead(iterations: iterations)
+        print("")
+        try MainActor.assumeIsolated { try savePath(iterations: iterations) }
         if sink == 42 { print("") }  // keeps the measured work observable
     }
 
@@ -320,7 +322,7 @@ enum Bench {
         guard let sample = try samples().first else { return }
         let keys = try IABKeySet(
             mapping: ConsentStrings(tcString: sample.string), gdprApplies: true, identity: CMPIdentity(id: 300))
-        try store.apply(keys, record: ConsentRecord(
+        try store.apply(checking: keys, record: ConsentRecord(
             tcString: sample.string, nonTCFData: nonTCFData,
             expirationDate: Date().addingTimeInterval(86_400 * 365), configVersion: "7", savedAt: Date()),
             provenance: ConsentProvenance(.cmpPage, .userChoice))

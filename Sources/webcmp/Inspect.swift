@@ -40,7 +40,7 @@ enum Inspect {
                 throw UsageError("refused (\(code)), as the bridge would refuse it: \(error)")
             }
             if parsed.has("--json") {
-                print(try json(commit.keys))
+                print(try json(commit.keys.keySet))
             } else {
                 print(readable(commit), terminator: "")
             }

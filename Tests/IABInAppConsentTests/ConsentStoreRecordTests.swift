@@ -110,6 +110,25 @@ import Testing
         #expect(text.contains("\"source\":\"programmatic\"") && text.contains("\"action\":\"userChoice\""))
     }
 
+    /// The record's text keeps its flat members (the strings by their names), whatever carries them in the code: a
+    /// record written before `StoredConsentRecord` held one `ConsentStrings` reads back, and the same record gives
+    /// the same text (a report of the stored consent is seen to change nothing).
+    @Test func theStoredRecordsTextIsFlatAndUnchanged() throws {
+        let record = ConsentRecord(
+            strings: ConsentStrings(
+                tcString: "CQ-x", additionalConsent: "2~1", gppString: "DBABTA~1YNN", gppApplicableSections: [6],
+                usPrivacy: "1YNN"),
+            gdprApplies: true, savedAt: Date(timeIntervalSince1970: 1_750_000_000),
+            provenance: ConsentProvenance(.testPage, .userChoice))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let text = String(decoding: try encoder.encode(StoredConsentRecord(record)), as: UTF8.self)
+        #expect(text == #"{"action":"userChoice","additionalConsent":"2~1","gdprApplies":true,"gppApplicableSections":[6],"#
+            + #""gppString":"DBABTA~1YNN","savedAt":771692800,"source":"cmpPage","tcString":"CQ-x","usPrivacy":"1YNN"}"#)
+        let read = try JSONDecoder().decode(StoredConsentRecord.self, from: Data(text.utf8))
+        #expect(read.record(nonTCFData: nil) == record)
+    }
+
     @Test func oneStorageIsSafeToUseFromManyTasks() async throws {
         let suite = "IABInAppConsentTests." + UUID().uuidString
         defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }

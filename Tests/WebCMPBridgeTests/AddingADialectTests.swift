@@ -135,27 +135,25 @@ extension ToyDialectDecodingTests {
 
         let effects = machine.handle(Self.toyMessage(#"{"kind":"consent","tc":"\#(TestStrings.acceptAll)"}"#))
         let effect = try #require(effects.count == 1 ? effects.first : nil, "one commit effect, not \(effects)")
-        guard case .commit(let request) = effect else {
-            Issue.record("a consent message is committed, not \(effect)")
+        guard case .store(let save) = effect else {
+            Issue.record("a consent message is stored, not \(effect)")
             return
         }
-        #expect(request.payload == ConsentPayload(strings: ConsentStrings(tcString: TestStrings.acceptAll)))
-        #expect(request.rules.keepsPreviousNonTCFData)   // the toy does not send non-TCF data
+        #expect(save.record.strings == ConsentStrings(tcString: TestStrings.acceptAll))
+        #expect(save.record.source == .cmpPage)
+        #expect(save.provenance == ConsentProvenance(.cmpPage, .userChoice))
 
-        // The runner's `commit(_:)`: the real transaction with the stored record and the time now, then the store.
-        let commit = try ConsentCommit(
-            payload: request.payload, page: request.page, previous: store.record(), rules: request.rules, now: Date())
-        try store.apply(commit.keys, record: commit.record)
-        #expect(commit.diagnostics.isEmpty)
+        // The runner's `write(_:)`: the save, as the machine made it, into the store.
+        try store.apply(save.keys, record: save.record, provenance: save.provenance, details: save.details, now: save.now)
         #expect(store.iabKeys()["IABTCF_TCString"] == .string(TestStrings.acceptAll))
 
-        let answered = machine.handle(.committed(
-            request, .stored(commit.summary, diagnostics: commit.diagnostics), trackingStatus: .notDetermined))
+        let answered = machine.handle(.storeAnswered(save.id, nil, trackingStatus: .notDetermined))
+        let commit = ConsentSummary(record: save.record, decoded: try TCString(decoding: TestStrings.acceptAll))
         #expect(answered == [
-            .report(.userAction(isRejectAll: nil)), .report(.consentReady(commit.summary)),
+            .report(.userAction(isRejectAll: nil)), .report(.consentReady(commit)),
             .schedule(.finishDelay, seconds: Self.configuration.finishDelay),
         ])
-        #expect(commit.summary.decoded?.purposeConsents == IDSet(1...11))
+        #expect(commit.decoded?.purposeConsents == IDSet(1...11))
 
         #expect(machine.handle(.timerFired(.finishDelay)) == [.report(.uiFinished(.consentSaved)), .detach])
         #expect(machine.state == .invalidated)

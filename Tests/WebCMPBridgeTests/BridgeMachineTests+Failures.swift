@@ -28,6 +28,13 @@ extension BridgeMachineTests {
         var testDescription: String { name }
     }
 
+    /// A TC string with `IsServiceSpecific = 0`, which the TCF declares invalid in an app.
+    static let notServiceSpecific: String = {
+        var model = TCString(cmpID: 300, vendorListVersion: 1, policyVersion: 5)
+        model.isServiceSpecific = false
+        return (try? model.encoded()) ?? "encoding-failed"
+    }()
+
     /// A Gravito save of a valid TC string.
     static var save: Input { .gravito(MachineBody.gravitoSave(TestStrings.acceptAll)) }
 
@@ -51,12 +58,10 @@ extension BridgeMachineTests {
                 .forbiddenOrigin, endsUI: false),
         Failure("another dialect's message", started + [.osb(MachineBody.osbSave(TestStrings.acceptAll))],
                 .unexpectedDialect, endsUI: false),
-        Failure("an undecodable TC string", started + [
-            save, .answer(.refused(ConsentBridgeError(ConsentCommitError.invalidMapping(.invalidTCString(.empty))))),
-        ], .invalidConsent, endsUI: false),
-        Failure("refused consent", started + [
-            save, .answer(.refused(ConsentBridgeError(ConsentCommitError.notServiceSpecific))),
-        ], .invalidConsent, endsUI: false),
+        Failure("an undecodable TC string", started + [.gravito(MachineBody.gravitoSave("AAAA"))],
+                .invalidConsent, endsUI: false),
+        Failure("refused consent", started + [.gravito(MachineBody.gravitoSave(notServiceSpecific))],
+                .invalidConsent, endsUI: false),
         Failure("a store that cannot write", started + [save, storageFailed], .storageFailed, endsUI: false),
     ])
     func whichFailuresEndTheUI(_ row: Failure) {

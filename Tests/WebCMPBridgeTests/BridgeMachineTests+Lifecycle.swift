@@ -118,11 +118,11 @@ extension BridgeMachineTests {
             MachineFlows.startedSteps + [
                 (
                     .tcf(MachineBody.tcfSave(TestStrings.acceptAll)),
-                    [.cancel(.ready), .uiReady(.tcf), .commit(MachineCommit.tcfSave(TestStrings.acceptAll))]
+                    [.cancel(.ready), .uiReady(.tcf), .store(MachineCommit.tcfSave(TestStrings.acceptAll))]
                 ),
                 (app(.didEnterBackground), []),
                 (
-                    MachineCommit.stored(TestStrings.acceptAll),
+                    MachineCommit.stored,
                     [.userAction(), .consentReady(TestStrings.acceptAll), .finishDelay, .pause(.finishDelay)]
                 ),
                 (app(.willEnterForeground), [.resume(.finishDelay)]),

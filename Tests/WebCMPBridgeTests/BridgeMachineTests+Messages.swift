@@ -76,7 +76,7 @@ extension BridgeMachineTests {
         Transition(
             "automatic: the forwarder's consent fixes the generic dialect",
             started + [.tcf(MachineBody.tcfSave(accept))],
-            effects: [.cancel(.ready), .uiReady(.tcf), .commit(MachineCommit.tcfSave(accept))], state: .ready),
+            effects: [.cancel(.ready), .uiReady(.tcf), .store(MachineCommit.tcfSave(accept))], state: .ready),
         Transition(
             "automatic: so does its CMP showing its UI",
             started + [.tcf(uiShown)], effects: [.cancel(.ready), .uiReady(.tcf)], state: .ready),
@@ -136,7 +136,7 @@ extension BridgeMachineTests {
             effects: [.cancel(.ready), .finished(.closed), .detach], state: .invalidated),
         Transition(
             "close stops a pending finish delay",
-            started + [.tcf(MachineBody.tcfSave(accept)), MachineCommit.stored(accept), .gravito(gravitoClose)],
+            started + [.tcf(MachineBody.tcfSave(accept)), MachineCommit.stored, .gravito(gravitoClose)],
             effects: [.cancel(.finishDelay), .finished(.closed), .detach], state: .invalidated),
     ])
     func readyAndClose(_ row: Transition) {
@@ -145,96 +145,109 @@ extension BridgeMachineTests {
 
     // MARK: Saves and the store's answers
 
+    /// A TC string of policy version 2, below the rows' minimum (4): stored with a diagnostic.
+    static let oldPolicy = TestStrings.make(purposes: [1], vendors: [2], policyVersion: 2)
+
+    /// What a TCF page where GDPR does not apply stores: no string, `gdprApplies` false.
+    static let notApplying = MachineCommit.save(
+        ConsentPayload(action: .reReport, strings: ConsentStrings(), gdprApplies: false))
+
+    /// What Onesecondbefore's save of ``accept`` stores.
+    static let osbSave = MachineCommit.save(
+        ConsentPayload(
+            strings: ConsentStrings(tcString: accept), extras: OnesecondbeforeDialect.Extras(claimedChoices: ClaimedChoices())),
+        dialect: .onesecondbefore)
+
     /// The store's answer when it could not write.
     static var storageFailed: Input {
-        .answer(.storageFailed(.tooLarge(bytes: 2_000_000, limit: 1_048_576)))
+        .answer((.tooLarge(bytes: 2_000_000, limit: 1_048_576)))
     }
 
     @Test(arguments: [
         Transition(
             "a save before the ready message makes the page ready, then asks for the commit", configure: gravitoDialect,
             started + [.gravito(MachineBody.gravitoSave(accept))],
-            effects: [.cancel(.ready), .uiReady(.gravito), .commit(MachineCommit.gravitoSave(accept))], state: .ready),
+            effects: [.cancel(.ready), .uiReady(.gravito), .store(MachineCommit.gravitoSave(accept))], state: .ready),
         Transition(
             "the page's configuration version goes into the rules", configure: gravitoDialect,
             started + [
                 .gravito(gravitoReady), .gravito(#"{"type":"load","configversion":7}"#), .gravito(MachineBody.gravitoSave(accept)),
             ],
-            effects: [.commit(MachineCommit.gravitoSave(accept, configVersion: "7"))], state: .ready),
+            effects: [.store(MachineCommit.gravitoSave(accept, configVersion: "7"))], state: .ready),
         Transition(
             "on the fallback page the consent's source says so", configure: gravitoWithFallback,
             started + [offlineInput, .message("jsHandler", MachineBody.gravitoSave(accept), origin: MachinePage.fallbackOrigin)],
-            effects: [.cancel(.ready), .uiReady(.gravito), .commit(MachineCommit.gravitoSave(accept, source: .fallbackPage, load: 2))],
+            effects: [.cancel(.ready), .uiReady(.gravito), .store(MachineCommit.gravitoSave(accept, source: .fallbackPage))],
             state: .ready),
         Transition(
             "Gravito's save stored: the user's action and the consent; its close message ends the UI",
             configure: gravitoDialect,
-            started + [.gravito(gravitoReady), .gravito(MachineBody.gravitoSave(accept)), MachineCommit.stored(accept)],
-            effects: [.userAction(), .consentReady(accept)], state: .ready),
+            started + [.gravito(gravitoReady), .gravito(MachineBody.gravitoSave(accept)), MachineCommit.stored],
+            effects: [.userAction(), .consentReady(MachineCommit.gravitoSave(accept))], state: .ready),
         Transition(
             "reject-all as the page says", configure: gravitoDialect,
             started + [
                 .gravito(#"{"type":"save","tcstring":"\#(TestStrings.rejectAll)","isRejectAll":true}"#),
-                MachineCommit.stored(TestStrings.rejectAll),
+                MachineCommit.stored,
             ],
-            effects: [.userAction(isRejectAll: true), .consentReady(TestStrings.rejectAll)], state: .ready),
+            effects: [
+                .userAction(isRejectAll: true),
+                .consentReady(MachineCommit.save(
+                    ConsentPayload(
+                        strings: ConsentStrings(tcString: TestStrings.rejectAll),
+                        extras: GravitoDialect.Extras(isRejectAll: true)),
+                    dialect: .gravito)),
+            ],
+            state: .ready),
         Transition(
             "the commit's diagnostics come before the consent", configure: gravitoDialect,
-            started + [
-                .gravito(MachineBody.gravitoSave(accept)), MachineCommit.stored(accept, diagnostics: ["one", "two"]),
+            started + [.gravito(MachineBody.gravitoSave(oldPolicy)), MachineCommit.stored],
+            effects: [
+                .userAction(), .diagnostic("the TC string has policy version 2, below 4"),
+                .consentReady(MachineCommit.gravitoSave(oldPolicy)),
             ],
-            effects: [.userAction(), .diagnostic("one"), .diagnostic("two"), .consentReady(accept)], state: .ready),
+            state: .ready),
         Transition(
             "a user's save stored on a dialect without a close message: the finish delay starts", configure: tcfDialect,
-            started + [.tcf(MachineBody.tcfSave(accept)), MachineCommit.stored(accept)],
+            started + [.tcf(MachineBody.tcfSave(accept)), MachineCommit.stored],
             effects: [.userAction(), .consentReady(accept), .finishDelay], state: .ready),
         Transition(
             "when it fires the UI is finished", configure: tcfDialect,
-            started + [.tcf(MachineBody.tcfSave(accept)), MachineCommit.stored(accept), .timerFired(.finishDelay)],
+            started + [.tcf(MachineBody.tcfSave(accept)), MachineCommit.stored, .timerFired(.finishDelay)],
             effects: [.finished(.consentSaved), .detach], state: .invalidated),
         Transition(
             "what the CMP loaded is stored, no user action, the UI stays", configure: tcfDialect,
-            started + [.tcf(MachineBody.tcfSave(accept, status: "tcloaded")), MachineCommit.stored(accept)],
-            effects: [.consentReady(accept)], state: .ready),
+            started + [.tcf(MachineBody.tcfSave(accept, status: "tcloaded")), MachineCommit.stored],
+            effects: [.consentReady(MachineCommit.tcfSave(accept, action: .reReport))], state: .ready),
         Transition(
             "a page where GDPR does not apply: committed without a string", configure: tcfDialect,
             started + [.tcf(#"{"type":"tcf","eventStatus":"tcloaded","gdprApplies":false}"#)],
             effects: [
                 .cancel(.ready), .uiReady(.tcf),
-                .commit(BridgeMachine.CommitRequest(
-                    id: 1, load: WebViewLoadID(rawValue: 1), endsUI: true,
-                    payload: ConsentPayload(action: .reReport, strings: ConsentStrings(), gdprApplies: false),
-                    page: PageSignals(), rules: MachineCommit.rules())),
+                .store(notApplying),
             ],
             state: .ready),
         Transition(
             "and its answer ends the UI: nothing to ask", configure: tcfDialect,
-            started + [.tcf(#"{"type":"tcf","eventStatus":"tcloaded","gdprApplies":false}"#), MachineCommit.stored(nil)],
-            effects: [.consentReady(nil), .finishDelay], state: .ready),
+            started + [.tcf(#"{"type":"tcf","eventStatus":"tcloaded","gdprApplies":false}"#), MachineCommit.stored],
+            effects: [.consentReady(notApplying), .finishDelay], state: .ready),
         Transition(
             "Onesecondbefore's save", configure: osbDialect,
             started + [.osb(MachineBody.osbSave(accept))],
             effects: [
                 .cancel(.ready), .uiReady(.onesecondbefore),
-                .commit(BridgeMachine.CommitRequest(
-                    id: 1, load: WebViewLoadID(rawValue: 1), endsUI: true,
-                    payload: ConsentPayload(
-                        strings: ConsentStrings(tcString: accept),
-                        extras: OnesecondbeforeDialect.Extras(claimedChoices: ClaimedChoices())),
-                    page: PageSignals(), rules: MachineCommit.rules())),
+                .store(osbSave),
             ],
             state: .ready),
         Transition(
             "Onesecondbefore's save stored ends the UI after the delay", configure: osbDialect,
-            started + [.osb(MachineBody.osbSave(accept)), MachineCommit.stored(accept)],
-            effects: [.userAction(), .consentReady(accept), .finishDelay], state: .ready),
+            started + [.osb(MachineBody.osbSave(accept)), MachineCommit.stored],
+            effects: [.userAction(), .consentReady(osbSave), .finishDelay], state: .ready),
         Transition(
-            "refused: the error only; nothing stored, the UI stays", configure: tcfDialect,
-            started + [
-                .tcf(MachineBody.tcfSave(accept)),
-                .answer(.refused(ConsentBridgeError(ConsentCommitError.notServiceSpecific))),
-            ],
-            effects: [.error(ConsentBridgeError(ConsentCommitError.notServiceSpecific))], state: .ready),
+            "refused: the error only, at once; nothing goes to the store, the UI stays", configure: tcfDialect,
+            started + [.tcf(MachineBody.tcfSave(BridgeMachineTests.notServiceSpecific))],
+            effects: [.cancel(.ready), .uiReady(.tcf), .error(ConsentBridgeError(ConsentCommitError.notServiceSpecific))],
+            state: .ready),
         Transition(
             "the store failed: the user's action, then the error", configure: tcfDialect,
             started + [.tcf(MachineBody.tcfSave(accept)), storageFailed],
@@ -246,14 +259,13 @@ extension BridgeMachineTests {
             effects: [.error(.storageFailed(IABConsentError(ConsentStoreError.tooLarge(bytes: 2_000_000, limit: 1_048_576))))], state: .ready),
         Transition(
             "an answer to a commit never asked for is ignored, with a diagnostic", configure: tcfDialect,
-            started + [MachineCommit.stored(accept)], effects: [MachineCommit.ignored(0, "it was never asked for")],
+            started + [MachineCommit.stored], effects: [MachineCommit.ignored(0, "it was never asked for")],
             state: .loading),
         Transition(
             "so is one numbered beyond the requests", configure: tcfDialect,
             started + [
                 .tcf(MachineBody.tcfSave(accept)),
-                .committed(MachineCommit.tcfSave(accept, id: 2), .stored(MachineCommit.summary(accept), diagnostics: []),
-                           trackingStatus: .notDetermined),
+                .storeAnswered(2, nil, trackingStatus: .notDetermined),
             ],
             effects: [MachineCommit.ignored(2, "it was never asked for")], state: .ready),
         Transition(
@@ -261,32 +273,30 @@ extension BridgeMachineTests {
             started + [
                 .tcf(MachineBody.tcfSave(accept, status: "tcloaded")),
                 .tcf(MachineBody.tcfSave(TestStrings.rejectAll)),
-                .committed(
-                    MachineCommit.tcfSave(accept, action: .reReport, endsUI: false),
-                    .stored(MachineCommit.summary(accept), diagnostics: []), trackingStatus: .notDetermined),
+                .storeAnswered(1, nil, trackingStatus: .notDetermined),
             ],
             effects: [MachineCommit.ignored(1, "a later commit was asked for")], state: .ready),
         Transition(
             "the latest request's answer is taken, whatever came before", configure: tcfDialect,
             started + [
                 .tcf(MachineBody.tcfSave(accept, status: "tcloaded")), .tcf(MachineBody.tcfSave(TestStrings.rejectAll)),
-                MachineCommit.stored(TestStrings.rejectAll),
+                MachineCommit.stored,
             ],
             effects: [.userAction(), .consentReady(TestStrings.rejectAll), .finishDelay], state: .ready),
         Transition(
             "a second answer to the latest request is ignored: each request is taken once", configure: tcfDialect,
-            started + [.tcf(MachineBody.tcfSave(accept)), MachineCommit.stored(accept), MachineCommit.stored(accept)],
+            started + [.tcf(MachineBody.tcfSave(accept)), MachineCommit.stored, MachineCommit.stored],
             effects: [MachineCommit.ignored(1, "it was answered already")], state: .ready),
         Transition(
             "an answer for a replaced load is ignored (the page reloaded after its process ended)",
             configure: gravitoDialect,
             started + [
-                .gravito(MachineBody.gravitoSave(accept)), .webView(.contentProcessDidTerminate), MachineCommit.stored(accept),
+                .gravito(MachineBody.gravitoSave(accept)), .webView(.contentProcessDidTerminate), MachineCommit.stored,
             ],
             effects: [MachineCommit.ignored(1, "its load was replaced")], state: .loading),
         Transition(
             "an answer after the run ended is ignored", configure: MachineFlows.trackingAfterConsent,
-            MachineFlows.savedWithTrackingPending + [.timerFired(.finishDelay), MachineCommit.stored(accept)],
+            MachineFlows.savedWithTrackingPending + [.timerFired(.finishDelay), MachineCommit.stored],
             effects: [MachineCommit.ignored(1, "no run is live")], state: .finished(.consentSaved)),
     ])
     func saves(_ row: Transition) {
@@ -303,14 +313,16 @@ extension BridgeMachineTests {
     /// The page's signals after ``gppUpdate``.
     static let gppPage = PageSignals(gppString: gppString, gppApplicableSections: [6])
 
-    /// The commit of ``gppUpdate``: the run's saved consent (`tcString`, if any) with the GPP string.
-    static func gppCommit(action: ConsentProvenance.Action, tcString: String? = nil, id: Int = 1) -> Effect {
-        .commit(BridgeMachine.CommitRequest(
-            id: id, load: WebViewLoadID(rawValue: 1), endsUI: false,
-            payload: ConsentPayload(
+    /// The save of ``gppUpdate``: the run's saved consent (`tcString`, if any) with the GPP string, starting from
+    /// `previous`.
+    static func gppCommit(
+        action: ConsentProvenance.Action, tcString: String? = nil, previous: ConsentRecord? = nil, id: Int = 1
+    ) -> Effect {
+        .store(MachineCommit.save(
+            ConsentPayload(
                 action: action,
                 strings: ConsentStrings(tcString: tcString, gppString: gppString, gppApplicableSections: [6])),
-            page: gppPage, rules: MachineCommit.rules()))
+            page: gppPage, previous: previous, id: id))
     }
 
     @Test(arguments: [
@@ -326,7 +338,7 @@ extension BridgeMachineTests {
             state: .ready),
         Transition(
             "the same string again commits nothing", configure: tcfDialect,
-            started + [.tcf(gppUpdate), MachineCommit.stored(nil), .tcf(gppUpdate)], effects: [], state: .ready),
+            started + [.tcf(gppUpdate), MachineCommit.stored, .tcf(gppUpdate)], effects: [], state: .ready),
         Transition(
             "a string the CMP is still updating is not committed", configure: tcfDialect,
             started + [.tcf(MachineBody.gpp(#""signalStatus":"not ready","gppString":"DBABTA~1YNN""#))],
@@ -336,9 +348,9 @@ extension BridgeMachineTests {
             started + [.tcf(MachineBody.gpp(#""signalStatus":"ready","gppString":"DBAA""#))], effects: [], state: .loading),
         Transition(
             "a GPP string after a save updates the saved consent", configure: tcfDialect,
-            started + [.tcf(MachineBody.tcfSave(accept)), MachineCommit.stored(accept), .tcf(gppUpdate)],
+            started + [.tcf(MachineBody.tcfSave(accept)), MachineCommit.stored, .tcf(gppUpdate)],
             effects: [
-                gppCommit(action: .signalUpdate, tcString: accept, id: 2),
+                gppCommit(action: .signalUpdate, tcString: accept, previous: MachineCommit.tcfSave(accept).record, id: 2),
             ],
             state: .ready),
         Transition(
@@ -370,26 +382,25 @@ extension BridgeMachineTests {
             started + [.tcf(#"{"type":"usp","uspString":"1YNN"}"#), .tcf(MachineBody.tcfSave(accept))],
             effects: [
                 .cancel(.ready), .uiReady(.tcf),
-                .commit(MachineCommit.tcfSave(accept, page: PageSignals(usPrivacy: "1YNN"))),
+                .store(MachineCommit.tcfSave(accept, page: PageSignals(usPrivacy: "1YNN"))),
             ],
             state: .ready),
         Transition(
             "a US Privacy string after a save is committed with the saved consent", configure: tcfDialect,
             started + [
-                .tcf(MachineBody.tcfSave(accept)), MachineCommit.stored(accept), .tcf(#"{"type":"usp","uspString":"1YNN"}"#),
+                .tcf(MachineBody.tcfSave(accept)), MachineCommit.stored, .tcf(#"{"type":"usp","uspString":"1YNN"}"#),
             ],
             effects: [
-                .commit(BridgeMachine.CommitRequest(
-                    id: 2, load: WebViewLoadID(rawValue: 1), endsUI: false,
-                    payload: ConsentPayload(action: .signalUpdate, strings: ConsentStrings(tcString: accept, usPrivacy: "1YNN")),
-                    page: PageSignals(usPrivacy: "1YNN"), rules: MachineCommit.rules())),
+                .store(MachineCommit.save(
+                    ConsentPayload(action: .signalUpdate, strings: ConsentStrings(tcString: accept, usPrivacy: "1YNN")),
+                    page: PageSignals(usPrivacy: "1YNN"), previous: MachineCommit.tcfSave(accept).record, id: 2)),
             ],
             state: .ready),
         Transition(
             "the same US Privacy string again commits nothing", configure: tcfDialect,
             started + [
-                .tcf(MachineBody.tcfSave(accept)), MachineCommit.stored(accept),
-                .tcf(#"{"type":"usp","uspString":"1YNN"}"#), MachineCommit.stored(accept),
+                .tcf(MachineBody.tcfSave(accept)), MachineCommit.stored,
+                .tcf(#"{"type":"usp","uspString":"1YNN"}"#), MachineCommit.stored,
                 .tcf(#"{"type":"usp","uspString":"1YNN"}"#),
             ],
             effects: [], state: .ready),

@@ -17,13 +17,21 @@ extension BridgeMachineTests {
     static let gppSectionChange = MachineBody.gpp(
         #""eventName":"sectionChange","signalStatus":"ready","cmpDisplayStatus":"visible","gppString":"DBABLA~CAAAAAAAAABA.QA","applicableSections":[7]"#)
 
-    /// The commit of the US default GPP string as `action` (the run's request `id`).
-    static func defaultCommit(_ action: ConsentProvenance.Action, id: Int = 1) -> Effect {
-        .commit(BridgeMachine.CommitRequest(
-            id: id, load: WebViewLoadID(rawValue: 1), endsUI: false,
-            payload: ConsentPayload(
-                action: action, strings: ConsentStrings(gppString: usnatDefault, gppApplicableSections: [7])),
-            page: PageSignals(gppString: usnatDefault, gppApplicableSections: [7]), rules: MachineCommit.rules()))
+    /// The save of the US default GPP string as `action` (the run's save `id`), after the save of it as `after`.
+    static func defaultCommit(
+        _ action: ConsentProvenance.Action, after: ConsentProvenance.Action? = nil, id: Int = 1
+    ) -> Effect {
+        .store(defaultSave(action, after: after, id: id))
+    }
+
+    /// The save of ``defaultCommit(_:after:id:)``.
+    static func defaultSave(
+        _ action: ConsentProvenance.Action, after: ConsentProvenance.Action? = nil, id: Int = 1
+    ) -> BridgeMachine.Save {
+        MachineCommit.save(
+            ConsentPayload(action: action, strings: ConsentStrings(gppString: usnatDefault, gppApplicableSections: [7])),
+            page: PageSignals(gppString: usnatDefault, gppApplicableSections: [7]),
+            previous: after.map { defaultSave($0).record }, id: id)
     }
 
     @Test(arguments: [
@@ -31,21 +39,21 @@ extension BridgeMachineTests {
         Transition(
             "TCF tcloaded is a re-report, not the user's choice", configure: tcfDialect,
             started + [.tcf(MachineBody.tcfSave(accept, status: "tcloaded"))],
-            effects: [.cancel(.ready), .uiReady(.tcf), .commit(MachineCommit.tcfSave(accept, action: .reReport, endsUI: false))],
+            effects: [.cancel(.ready), .uiReady(.tcf), .store(MachineCommit.tcfSave(accept, action: .reReport))],
             state: .ready),
         Transition(
             "TCF useractioncomplete is the user's choice", configure: tcfDialect,
             started + [.tcf(uiShown), .tcf(MachineBody.tcfSave(accept))],
-            effects: [.commit(MachineCommit.tcfSave(accept))], state: .ready),
+            effects: [.store(MachineCommit.tcfSave(accept))], state: .ready),
         Transition(
             "TCF tcloaded while the CMP's UI is up is its default, not the user's answer", configure: tcfDialect,
             started + [.tcf(uiShown), .tcf(MachineBody.tcfSave(accept, status: "tcloaded"))],
-            effects: [.commit(MachineCommit.tcfSave(accept, action: .noChoiceWhileUIShown, endsUI: false))],
+            effects: [.store(MachineCommit.tcfSave(accept, action: .noChoiceWhileUIShown))],
             state: .ready),
         Transition(
             "TCF cmpuishown after a re-report does not store it again (privacy settings over the user's choice)",
             configure: tcfDialect,
-            started + [.tcf(MachineBody.tcfSave(accept, status: "tcloaded")), MachineCommit.stored(accept), .tcf(uiShown)],
+            started + [.tcf(MachineBody.tcfSave(accept, status: "tcloaded")), MachineCommit.stored, .tcf(uiShown)],
             effects: [], state: .ready),
         // GPP
         Transition(
@@ -58,40 +66,39 @@ extension BridgeMachineTests {
             effects: [.cancel(.ready), .uiReady(.tcf), defaultCommit(.noChoiceWhileUIShown)], state: .ready),
         Transition(
             "a default stored before the UI showed is stored again as unanswered when it shows", configure: tcfDialect,
-            started + [.tcf(gppDefaultReady), .answer(.stored(MachineCommit.summary(nil), diagnostics: [])), .tcf(gppVisible)],
-            effects: [defaultCommit(.noChoiceWhileUIShown, id: 2)], state: .ready),
+            started + [.tcf(gppDefaultReady), .answer(), .tcf(gppVisible)],
+            effects: [defaultCommit(.noChoiceWhileUIShown, after: .signalUpdate, id: 2)], state: .ready),
         Transition(
             "shown, the user acted, hidden: the signal is stored again as the user's choice", configure: tcfDialect,
             started + [
-                .tcf(gppDefaultVisible), .answer(.stored(MachineCommit.summary(nil), diagnostics: [])),
+                .tcf(gppDefaultVisible), .answer(),
                 .tcf(gppSectionChange), .tcf(gppDefaultHidden),
             ],
-            effects: [defaultCommit(.userChoice, id: 2), .finishDelay], state: .ready),
+            effects: [defaultCommit(.userChoice, after: .noChoiceWhileUIShown, id: 2), .finishDelay], state: .ready),
         Transition(
             "hidden without the user acting leaves the default unanswered", configure: tcfDialect,
-            started + [.tcf(gppDefaultVisible), .answer(.stored(MachineCommit.summary(nil), diagnostics: [])), .tcf(gppHidden)],
+            started + [.tcf(gppDefaultVisible), .answer(), .tcf(gppHidden)],
             effects: [], state: .ready),
         // US Privacy
         Transition(
             "a US Privacy string while the UI is up is not the user's answer", configure: tcfDialect,
             started + [
-                .tcf(gppDefaultReady), .answer(.stored(MachineCommit.summary(nil), diagnostics: [])), .tcf(gppVisible),
-                .answer(.stored(MachineCommit.summary(nil), diagnostics: [])),
+                .tcf(gppDefaultReady), .answer(), .tcf(gppVisible),
+                .answer(),
                 .tcf(#"{"type":"usp","uspString":"1YNN"}"#),
             ],
-            effects: [.commit(BridgeMachine.CommitRequest(
-                id: 3, load: WebViewLoadID(rawValue: 1), endsUI: false,
-                payload: ConsentPayload(
+            effects: [.store(MachineCommit.save(
+                ConsentPayload(
                     action: .noChoiceWhileUIShown,
                     strings: ConsentStrings(gppString: usnatDefault, gppApplicableSections: [7], usPrivacy: "1YNN")),
                 page: PageSignals(gppString: usnatDefault, gppApplicableSections: [7], usPrivacy: "1YNN"),
-                rules: MachineCommit.rules()))],
+                previous: defaultSave(.noChoiceWhileUIShown, after: .signalUpdate).record, id: 3))],
             state: .ready),
         // Dialects whose protocol posts only the user's save
         Transition(
             "a Gravito save is the user's choice (the commit tells a re-saved stored string apart)",
             configure: gravitoDialect, started + [.gravito(gravitoReady), .gravito(MachineBody.gravitoSave(accept))],
-            effects: [.commit(MachineCommit.gravitoSave(accept))], state: .ready),
+            effects: [.store(MachineCommit.gravitoSave(accept))], state: .ready),
     ])
     func provenance(_ row: Transition) {
         row.check()

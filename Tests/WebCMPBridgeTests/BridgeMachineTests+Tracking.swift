@@ -94,9 +94,9 @@ extension BridgeMachineTests {
             "the app's status is already determined: no prompt",
             configure: MachineFlows.trackingAfterConsent,
             MachineFlows.startedSteps + [
-                (.tcf(MachineBody.tcfSave(accept)), [.cancel(.ready), .uiReady(.tcf), .commit(MachineCommit.tcfSave(accept))]),
+                (.tcf(MachineBody.tcfSave(accept)), [.cancel(.ready), .uiReady(.tcf), .store(MachineCommit.tcfSave(accept))]),
                 (
-                    .answer(.stored(MachineCommit.summary(accept), diagnostics: []), trackingStatus: .denied),
+                    .answer(trackingStatus: .denied),
                     [.userAction(), .consentReady(accept), .finishDelay]
                 ),
                 (.timerFired(.finishDelay), [.finished(.consentSaved), .detach]),
@@ -108,10 +108,10 @@ extension BridgeMachineTests {
             MachineFlows.startedSteps + [
                 (
                     .tcf(MachineBody.tcfSave(TestStrings.analyticsOnly)),
-                    [.cancel(.ready), .uiReady(.tcf), .commit(MachineCommit.tcfSave(TestStrings.analyticsOnly))]
+                    [.cancel(.ready), .uiReady(.tcf), .store(MachineCommit.tcfSave(TestStrings.analyticsOnly))]
                 ),
                 (
-                    MachineCommit.stored(TestStrings.analyticsOnly),
+                    MachineCommit.stored,
                     [.userAction(), .consentReady(TestStrings.analyticsOnly), .finishDelay]
                 ),
                 (.timerFired(.finishDelay), [.finished(.consentSaved), .detach]),
@@ -165,10 +165,10 @@ enum MachineFlows {
         [
             (
                 .tcf(MachineBody.tcfSave(TestStrings.acceptAll)),
-                [.cancel(.ready), .uiReady(.tcf), .commit(MachineCommit.tcfSave(TestStrings.acceptAll))]
+                [.cancel(.ready), .uiReady(.tcf), .store(MachineCommit.tcfSave(TestStrings.acceptAll))]
             ),
             (
-                MachineCommit.stored(TestStrings.acceptAll),
+                MachineCommit.stored,
                 [.userAction(), .consentReady(TestStrings.acceptAll), .finishDelay]
             ),
         ]
@@ -177,7 +177,7 @@ enum MachineFlows {
     /// Started, a user's save granting marketing purposes stored (with ``trackingAfterConsent``: the prompt is due).
     static var savedWithTrackingPending: [BridgeMachine.Input] {
         BridgeMachineTests.started + [
-            .tcf(MachineBody.tcfSave(TestStrings.acceptAll)), MachineCommit.stored(TestStrings.acceptAll),
+            .tcf(MachineBody.tcfSave(TestStrings.acceptAll)), MachineCommit.stored,
         ]
     }
 }

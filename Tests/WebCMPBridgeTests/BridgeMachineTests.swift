@@ -5,8 +5,8 @@ import Testing
 
 /// Table tests of ``BridgeMachine``: every transition is a row of inputs → the exact effects of the last input and the
 /// state the machine is left in. No runner, no clock, no web view: the rows feed the machine what ``ConsentBridge``
-/// would (including its answers, ``BridgeMachine/Input/committed(_:_:trackingStatus:)``, which hand back the request
-/// the machine asked for last: ``RowFeeder``), so a row names every effect. Navigations are answered by
+/// would (including the store's answers, ``BridgeMachine/Input/storeAnswered(_:_:trackingStatus:)``, to the save the
+/// machine asked for last: ``RowFeeder``), so a row names every effect. Navigations are answered by
 /// ``BridgeMachine/decide(_:)``, in a table of their own (``NavigationRow``).
 ///
 /// One file per source concern, as in `Sources/WebCMPBridge/Bridge/Machine/`: this one holds the rows' vocabulary and
@@ -170,7 +170,7 @@ import Testing
         Transition(
             "ready, a commit under way",
             configure: tcfDialect, started + [.tcf(MachineBody.tcfSave(TestStrings.acceptAll))],
-            effects: [.cancel(.ready), .uiReady(.tcf), .commit(MachineCommit.tcfSave(TestStrings.acceptAll))],
+            effects: [.cancel(.ready), .uiReady(.tcf), .store(MachineCommit.tcfSave(TestStrings.acceptAll))],
             state: .ready),
         Transition(
             "finished, the tracking prompt waits for the presentation's end",
@@ -220,11 +220,8 @@ import Testing
         InputCase("app active", .appActive),
         InputCase("tracking answered", .trackingAnswered(.success(.authorized))),
         InputCase("tracking failed", .trackingAnswered(.failure(.trackingAuthorizationFailed(.missingUsageDescription)))),
-        InputCase("committed", .committed(
-            MachineCommit.tcfSave(TestStrings.acceptAll), .stored(MachineCommit.summary(TestStrings.acceptAll), diagnostics: []),
-            trackingStatus: .notDetermined)),
-        InputCase("commit refused", .committed(
-            MachineCommit.tcfSave(TestStrings.acceptAll), .refused(ConsentBridgeError(ConsentCommitError.noConsent)), trackingStatus: .notDetermined)),
+        InputCase("stored", .storeAnswered(1, nil, trackingStatus: .notDetermined)),
+        InputCase("store failed", .storeAnswered(1, .tooLarge(bytes: 2_000_000, limit: 1_048_576), trackingStatus: .notDetermined)),
         InputCase("a redirect of the first load", .loadRedirected(BridgeMachine.LoadRedirect(
             load: WebViewLoadID(rawValue: 1), url: URL(string: "https://elsewhere.example/landing")!,
             origin: "https://elsewhere.example"))),
@@ -365,15 +362,16 @@ struct Flow: @unchecked Sendable, CustomTestStringConvertible {
     }
 }
 
-/// Feeds a machine as ``ConsentBridge`` does: the store's answer to a commit hands back the request it answers. An
-/// answer written with ``BridgeMachine/CommitRequest/latest`` (``MachineCommit/stored(_:diagnostics:)``,
-/// ``BridgeMachine/Input/answer(_:trackingStatus:)``) is handed the request the machine asked for last; before any,
-/// the placeholder goes in as it is (a request never asked for).
+/// Feeds a machine as ``ConsentBridge`` does: the store's answer to a save names the save it answers. An answer
+/// written with ``RowFeeder/latest`` (``MachineCommit/stored``, ``BridgeMachine/Input/answer(_:trackingStatus:)``)
+/// answers the save the machine asked for last; before any, the placeholder goes in as it is (a save never asked for).
 struct RowFeeder {
+    /// The placeholder of "the save the machine asked for last".
+    static let latest = 0
     /// The machine.
     private(set) var machine: BridgeMachine
-    /// The request of the last ``BridgeMachine/Effect/commit(_:)`` so far.
-    private(set) var latestCommit: BridgeMachine.CommitRequest?
+    /// The id of the last ``BridgeMachine/Effect/store(_:)`` so far.
+    private(set) var latestSave: Int?
 
     init(_ machine: BridgeMachine) {
         self.machine = machine
@@ -382,11 +380,11 @@ struct RowFeeder {
     /// Feeds `input` (its placeholder answer completed) and returns its effects.
     mutating func feed(_ input: BridgeMachine.Input) -> [BridgeMachine.Effect] {
         var input = input
-        if case .committed(let request, let outcome, let status) = input, request == .latest, let latestCommit {
-            input = .committed(latestCommit, outcome, trackingStatus: status)
+        if case .storeAnswered(let id, let error, let status) = input, id == Self.latest, let latestSave {
+            input = .storeAnswered(latestSave, error, trackingStatus: status)
         }
         let effects = machine.handle(input)
-        for case .commit(let request) in effects { latestCommit = request }
+        for case .store(let save) in effects { latestSave = save.id }
         return effects
     }
 }
@@ -422,6 +420,9 @@ enum MachinePage {
     static let fallbackURL = URL(string: "webcmp-fallback://app/index.html")!
     /// The fallback page's origin.
     static let fallbackOrigin = "webcmp-fallback://app"
+
+    /// The time of every row's web view events (a save's date).
+    static let now = Date(timeIntervalSince1970: 1_750_000_000)
 
     /// The rows' configuration: the page, automatic dialect detection, every default.
     static var configuration: BridgeConfiguration { BridgeConfiguration(cmpURL: url) }
@@ -475,17 +476,35 @@ enum MachineCommit {
             source: source)
     }
 
-    /// The commit of a Gravito save of `tcString` (a save carries its extras, here all absent: Gravito's complete
-    /// non-TCF data is theirs to write; its close message, not the save, ends the UI): the run's request `id` of load
-    /// `load`.
+    /// The save the machine hands the store for `payload` with the page's signals `page` under `rules`, starting
+    /// from `previous`, from a page speaking `dialect`: the run's save `id`. Built by the same ``ConsentCommit`` the machine runs, at the rows' time
+    /// (``MachinePage/now``), so that a row proves what the machine passes to it (the payload, the page's signals, the
+    /// rules and the record in force) by what reaches the store.
+    static func save(
+        _ payload: ConsentPayload, page: PageSignals = PageSignals(), rules: ConsentCommit.Rules = rules(),
+        previous: ConsentRecord? = nil, dialect: CMPDialect = .tcf, id: Int = 1
+    ) -> BridgeMachine.Save {
+        do {
+            let commit = try ConsentCommit(
+                payload: payload, page: page, previous: previous, rules: rules, now: MachinePage.now)
+            return BridgeMachine.Save(
+                id: id, keys: commit.keys, record: commit.record, provenance: commit.change,
+                details: ["pageURL": MachinePage.url.absoluteString, "dialect": dialect.rawValue],
+                now: MachinePage.now)
+        } catch {
+            preconditionFailure("a row's save commits: \(error)")
+        }
+    }
+
+    /// The save of a Gravito save of `tcString` (a save carries its extras, here all absent: Gravito's complete
+    /// non-TCF data is theirs to write): the run's save `id`.
     static func gravitoSave(
-        _ tcString: String, configVersion: String? = nil, source: ConsentProvenance.Source = .cmpPage, id: Int = 1, load: Int = 1
-    ) -> BridgeMachine.CommitRequest {
-        BridgeMachine.CommitRequest(
-            id: id, load: WebViewLoadID(rawValue: load), endsUI: false,
-            payload: ConsentPayload(strings: ConsentStrings(tcString: tcString), extras: GravitoDialect.Extras()),
-            page: PageSignals(),
-            rules: rules(configVersion: configVersion, source: source))
+        _ tcString: String, configVersion: String? = nil, source: ConsentProvenance.Source = .cmpPage,
+        previous: ConsentRecord? = nil, id: Int = 1
+    ) -> BridgeMachine.Save {
+        save(
+            ConsentPayload(strings: ConsentStrings(tcString: tcString), extras: GravitoDialect.Extras()),
+            rules: rules(configVersion: configVersion, source: source), previous: previous, dialect: .gravito, id: id)
     }
 
     /// The payload of a forwarded TCF event with `tcString`.
@@ -493,42 +512,26 @@ enum MachineCommit {
         ConsentPayload(action: action, strings: ConsentStrings(tcString: tcString))
     }
 
-    /// The commit of a forwarded TCF event with `tcString`, with the page's signals `page`: the run's request `id` of
-    /// load `load`; `endsUI`: the user's save on a dialect without a close message ends the UI.
+    /// The save of a forwarded TCF event with `tcString`, with the page's signals `page`: the run's save `id`.
     static func tcfSave(
-        _ tcString: String, action: ConsentProvenance.Action = .userChoice, page: PageSignals = PageSignals(), id: Int = 1,
-        load: Int = 1, endsUI: Bool = true
-    ) -> BridgeMachine.CommitRequest {
-        BridgeMachine.CommitRequest(
-            id: id, load: WebViewLoadID(rawValue: load), endsUI: endsUI, payload: tcfPayload(tcString, action: action),
-            page: page, rules: rules())
+        _ tcString: String, action: ConsentProvenance.Action = .userChoice, page: PageSignals = PageSignals(),
+        previous: ConsentRecord? = nil, id: Int = 1
+    ) -> BridgeMachine.Save {
+        save(tcfPayload(tcString, action: action), page: page, previous: previous, id: id)
     }
 
-    /// What the store reports for stored consent with `tcString` (the machine passes it on as it is).
-    static func summary(_ tcString: String?) -> ConsentSummary {
-        ConsentSummary(
-            record: ConsentRecord(
-                strings: ConsentStrings(tcString: tcString), gdprApplies: true,
-                savedAt: Date(timeIntervalSince1970: 1_750_000_000)),
-            decoded: tcString.flatMap { try? TCString(decoding: $0) })
+    /// What the machine reports once `save` is stored.
+    static func summary(_ save: BridgeMachine.Save) -> ConsentSummary {
+        ConsentSummary(record: save.record, decoded: save.record.tcString.flatMap { try? TCString(decoding: $0) })
     }
 
-    /// The store's answer to the latest request: `tcString` was stored, the app's tracking status not determined.
-    static func stored(_ tcString: String?, diagnostics: [String] = []) -> BridgeMachine.Input {
-        .answer(.stored(summary(tcString), diagnostics: diagnostics))
-    }
+    /// The store's answer to the latest save: written, the app's tracking status not determined.
+    static var stored: BridgeMachine.Input { .answer() }
 
     /// The diagnostic of an answer the machine ignores.
     static func ignored(_ id: Int, _ why: String) -> BridgeMachine.Effect {
         .diagnostic("ignored the store's answer to commit \(id): \(why)")
     }
-}
-
-extension BridgeMachine.CommitRequest {
-    /// The placeholder of "the request the machine asked for last" (``RowFeeder``).
-    static let latest = BridgeMachine.CommitRequest(
-        id: 0, load: nil, endsUI: false, payload: ConsentPayload(strings: ConsentStrings()), page: PageSignals(),
-        rules: MachineCommit.rules())
 }
 
 // MARK: - Input and effect shorthands
@@ -539,7 +542,9 @@ extension BridgeMachine.Input {
     static func message(
         _ handler: String, _ body: String, mainFrame: Bool = true, origin: String? = MachinePage.origin
     ) -> Self {
-        .webView(.message(ScriptMessage(handlerName: handler, body: .json(body), isMainFrame: mainFrame, origin: origin)))
+        .webView(
+            .message(ScriptMessage(handlerName: handler, body: .json(body), isMainFrame: mainFrame, origin: origin)),
+            now: MachinePage.now)
     }
 
     /// A Gravito message (`jsHandler`).
@@ -567,12 +572,15 @@ extension BridgeMachine.Input {
             url.flatMap(URL.init(string:)), statusCode: status, load: load.map(WebViewLoadID.init(rawValue:))))
     }
 
-    /// The store's answer to the request the machine asked for last (``RowFeeder``).
+    /// The store's answer to the save the machine asked for last (``RowFeeder``): `error`, `nil` when written.
     static func answer(
-        _ outcome: BridgeMachine.CommitOutcome, trackingStatus: TrackingAuthorizationStatus = .notDetermined
+        _ error: ConsentStoreError? = nil, trackingStatus: TrackingAuthorizationStatus = .notDetermined
     ) -> Self {
-        .committed(.latest, outcome, trackingStatus: trackingStatus)
+        .storeAnswered(RowFeeder.latest, error, trackingStatus: trackingStatus)
     }
+
+    /// The web view reported `event`, at the rows' time.
+    static func webView(_ event: WebViewEvent) -> Self { .webView(event, now: MachinePage.now) }
 }
 
 extension NavigationRequest {
@@ -595,8 +603,10 @@ extension BridgeMachine.Effect {
     static func finished(_ reason: UIFinishReason) -> Self { .report(.uiFinished(reason)) }
     /// Reports a user action.
     static func userAction(isRejectAll: Bool? = nil) -> Self { .report(.userAction(isRejectAll: isRejectAll)) }
-    /// Reports stored consent with `tcString`.
-    static func consentReady(_ tcString: String?) -> Self { .report(.consentReady(MachineCommit.summary(tcString))) }
+    /// Reports `save` stored.
+    static func consentReady(_ save: BridgeMachine.Save) -> Self { .report(.consentReady(MachineCommit.summary(save))) }
+    /// Reports stored the user's TCF save of `tcString` (``MachineCommit/tcfSave(_:action:page:previous:id:)``).
+    static func consentReady(_ tcString: String) -> Self { consentReady(MachineCommit.tcfSave(tcString)) }
     /// The default ready timeout (30 s).
     static let readyTimer = Self.schedule(.ready, seconds: 30)
     /// The default finish delay (0.5 s).

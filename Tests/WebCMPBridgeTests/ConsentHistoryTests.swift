@@ -91,7 +91,7 @@ import Testing
     @Test func aRefusedWriteRecordsNothing() throws {
         let store = ConsentStore.inMemory()
         let commit = try Self.commit(TestStrings.acceptAll)
-        var keys = commit.keys
+        var keys = commit.keys.keySet
         keys.appendNew(IABKey(rawValue: "Foreign_Key"), .int(1))
         #expect(throws: ConsentStoreError.foreignKey(IABKey(rawValue: "Foreign_Key"))) {
             try store.apply(keys, record: commit.record)

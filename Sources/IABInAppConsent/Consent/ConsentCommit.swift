@@ -64,8 +64,8 @@ package struct ConsentCommit: Sendable {
         }
     }
 
-    /// The keys to write.
-    package var keys: IABKeySet
+    /// The keys to write: the mapping's, valid by construction.
+    package var keys: MappedIABKeys
     /// What the app is told: the record to write with the keys, and its decoded TC string.
     package var summary: ConsentSummary
     /// What this change is, for the history: the rules' source and what happened (the payload's action, or
@@ -114,16 +114,19 @@ package struct ConsentCommit: Sendable {
         identity = CMPIdentity.resolve(
             configuredID: rules.cmpSDKID, configuredVersion: rules.cmpSDKVersion, reportedID: reported?.id,
             reportedVersion: reported?.version, tcString: decoded)
+        var mapped: IABKeySet
         do {
-            keys = try IABKeySet(mapping: strings, gdprApplies: gdprApplies, identity: identity, decoded: decoded)
+            mapped = try IABKeySet(mapping: strings, gdprApplies: gdprApplies, identity: identity, decoded: decoded)
         } catch {
             throw .invalidMapping(error)
         }
         if gdprDoesNotApply {
-            keys.appendNew(.gdprApplies, .int(0))
-            if let id = identity.id { keys.appendNew(.cmpSDKID, .int(id)) }
-            if let version = identity.version { keys.appendNew(.cmpSDKVersion, .int(version)) }
+            mapped.appendNew(.gdprApplies, .int(0))
+            // The mapping checked the identity's ranges.
+            if let id = identity.id { mapped.appendNew(.cmpSDKID, .int(id)) }
+            if let version = identity.version { mapped.appendNew(.cmpSDKVersion, .int(version)) }
         }
+        keys = MappedIABKeys(mapped: mapped)
         let sameConsent = strings.tcString != nil
             ? previous?.tcString == strings.tcString : previous?.gppString == strings.gppString
         // A user's save carries a TC string with a new `LastUpdated` ("Transparency and Consent String" v2.2, "Core

@@ -9,27 +9,23 @@
 ///
 /// Spec: GPP CMP API v1.1 ("addEventListener", `signalStatus`); IAB "USP API" v1.0 ("getUSPData").
 package struct PageSignals: Sendable, Hashable {
-    /// The page's latest GPP string.
-    var gppString: String?
-    /// The GPP `applicableSections` reported with it.
-    var gppApplicableSections: [Int]?
-    /// The page's latest US Privacy string.
-    var usPrivacy: String?
+    /// The page's latest GPP string with the `applicableSections` reported with it, and its latest US Privacy string
+    /// (its other strings stay `nil`: a page signals only these two).
+    private(set) var strings: ConsentStrings
 
+    /// Creates the signals of a page that reported these strings.
     package init(gppString: String? = nil, gppApplicableSections: [Int]? = nil, usPrivacy: String? = nil) {
-        self.gppString = gppString
-        self.gppApplicableSections = gppApplicableSections
-        self.usPrivacy = usPrivacy
+        strings = ConsentStrings(gppString: gppString, gppApplicableSections: gppApplicableSections, usPrivacy: usPrivacy)
     }
 
     /// `strings` with the page's signals where they have none.
     func filling(_ strings: ConsentStrings) -> ConsentStrings {
         var strings = strings
-        if strings.gppString == nil, let gppString {
+        if strings.gppString == nil, let gppString = self.strings.gppString {
             strings.gppString = gppString
-            strings.gppApplicableSections = gppApplicableSections
+            strings.gppApplicableSections = self.strings.gppApplicableSections
         }
-        if strings.usPrivacy == nil { strings.usPrivacy = usPrivacy }
+        if strings.usPrivacy == nil { strings.usPrivacy = self.strings.usPrivacy }
         return strings
     }
 
@@ -42,8 +38,8 @@ package struct PageSignals: Sendable, Hashable {
     package mutating func updatingGPP(
         _ gppString: String, sections: [Int]?, reportsStatus: Bool, userActed: Bool, last: ConsentPayload?
     ) -> ConsentPayload? {
-        self.gppString = gppString
-        gppApplicableSections = sections
+        strings.gppString = gppString
+        strings.gppApplicableSections = sections
         var payload = last ?? ConsentPayload(action: .signalUpdate, strings: ConsentStrings())
         guard payload.strings.gppString != gppString || payload.strings.gppApplicableSections != sections else {
             return nil
@@ -60,8 +56,8 @@ package struct PageSignals: Sendable, Hashable {
     /// Takes in a US Privacy string the page reported, and returns the payload to commit: the run's last saved
     /// payload with it, or `nil` when it did not change or nothing was saved in the run yet.
     package mutating func updatingUSPrivacy(_ usPrivacy: String, last: ConsentPayload?) -> ConsentPayload? {
-        guard usPrivacy != self.usPrivacy else { return nil }
-        self.usPrivacy = usPrivacy
+        guard usPrivacy != strings.usPrivacy else { return nil }
+        strings.usPrivacy = usPrivacy
         guard var payload = last else { return nil }
         payload.action = .signalUpdate
         payload.strings.usPrivacy = usPrivacy

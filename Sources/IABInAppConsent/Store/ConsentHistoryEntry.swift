@@ -57,7 +57,6 @@ public struct ConsentHistoryEntry: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case date, source, action, details, cmpID, cmpVersion, gdprApplies
-        case tcString, additionalConsent, gppString, gppApplicableSections, usPrivacy
         /// Written by earlier versions.
         case cause, dialect, pageURL
     }
@@ -78,12 +77,7 @@ public struct ConsentHistoryEntry: Sendable, Hashable, Codable {
         self.details = details
         cmpID = try container.decodeIfPresent(Int.self, forKey: .cmpID)
         cmpVersion = try container.decodeIfPresent(Int.self, forKey: .cmpVersion)
-        strings = ConsentStrings(
-            tcString: try container.decodeIfPresent(String.self, forKey: .tcString),
-            additionalConsent: try container.decodeIfPresent(String.self, forKey: .additionalConsent),
-            gppString: try container.decodeIfPresent(String.self, forKey: .gppString),
-            gppApplicableSections: try container.decodeIfPresent([Int].self, forKey: .gppApplicableSections),
-            usPrivacy: try container.decodeIfPresent(String.self, forKey: .usPrivacy))
+        strings = try ConsentStrings(flatFrom: decoder)
         gdprApplies = try container.decodeIfPresent(Bool.self, forKey: .gdprApplies)
     }
 
@@ -96,12 +90,8 @@ public struct ConsentHistoryEntry: Sendable, Hashable, Codable {
         if !details.isEmpty { try container.encode(details, forKey: .details) }
         try container.encodeIfPresent(cmpID, forKey: .cmpID)
         try container.encodeIfPresent(cmpVersion, forKey: .cmpVersion)
-        try container.encodeIfPresent(strings.tcString, forKey: .tcString)
-        try container.encodeIfPresent(strings.additionalConsent, forKey: .additionalConsent)
-        try container.encodeIfPresent(strings.gppString, forKey: .gppString)
-        try container.encodeIfPresent(strings.gppApplicableSections, forKey: .gppApplicableSections)
-        try container.encodeIfPresent(strings.usPrivacy, forKey: .usPrivacy)
         try container.encodeIfPresent(gdprApplies, forKey: .gdprApplies)
+        try strings.encodeFlat(to: encoder)
     }
 
     /// The provenance of an entry that an earlier version wrote with `cause` (`cmpPage`, `fallbackPage`, `rejectAll`,

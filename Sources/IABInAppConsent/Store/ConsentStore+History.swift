@@ -44,19 +44,13 @@ extension ConsentStore {
     static func appendingHistory(
         _ entry: ConsentHistoryEntry, to stored: String?, limits: ConsentHistoryLimits
     ) throws(ConsentStoreError) -> String {
-        var entries = stored.map(decodeHistory) ?? []
-        if entry.provenance.action.isReport, entries.last?.provenance.action.isReport == true { entries.removeLast() }
-        entries.append(entry)
-        let encoder = JSONEncoder()
-        var encoded: [(data: Data, isReport: Bool)] = []
-        encoded.reserveCapacity(entries.count)
-        for item in entries {
-            do {
-                encoded.append((try encoder.encode(item), item.provenance.action.isReport))
-            } catch {
-                throw .recordNotEncodable(reason: "history entry: \(error)")
-            }
-        }
+        // The stored entries, each as its JSON: the text this store wrote last is not decoded and encoded again
+        // (`historyCache`: keyed by the exact text, so whatever else wrote the storage is decoded).
+        var encoded = stored.flatMap { text in
+            historyCache.value(for: text) { text in try? encodedEntries(decodeHistory(text)) }
+        } ?? []
+        if entry.provenance.action.isReport, encoded.last?.isReport == true { encoded.removeLast() }
+        encoded += try encodedEntries([entry])
         let maximumEntries = max(1, limits.maximumEntries)
         var bytes = encoded.reduce(2) { $0 + $1.data.count } + encoded.count - 1   // brackets and commas
         // The oldest report first, else the oldest entry; never the new one (the last).
@@ -70,8 +64,30 @@ extension ConsentStore {
             text.append(item.data)
         }
         text.append(UInt8(ascii: "]"))
-        return String(decoding: text, as: UTF8.self)
+        let result = String(decoding: text, as: UTF8.self)
+        historyCache.store(encoded, for: result)
+        return result
     }
+
+    /// Each entry's JSON, and whether it is a report.
+    private static func encodedEntries(
+        _ entries: [ConsentHistoryEntry]
+    ) throws(ConsentStoreError) -> [(data: Data, isReport: Bool)] {
+        let encoder = JSONEncoder()
+        var encoded: [(data: Data, isReport: Bool)] = []
+        encoded.reserveCapacity(entries.count)
+        for item in entries {
+            do {
+                encoded.append((try encoder.encode(item), item.provenance.action.isReport))
+            } catch {
+                throw .recordNotEncodable(reason: "history entry: \(error)")
+            }
+        }
+        return encoded
+    }
+
+    /// The history text written last and its entries' JSON, process-wide (keyed by the text).
+    private static let historyCache = DecodeCache<[(data: Data, isReport: Bool)]>()
 
     /// The entries of stored history text; empty when it cannot be read.
     static func decodeHistory(_ text: String) -> [ConsentHistoryEntry] {

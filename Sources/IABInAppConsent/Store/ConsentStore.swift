@@ -71,10 +71,11 @@ public struct ConsentStore: Sendable {
 
     /// Replaces the stored consent with `keys` and `record` (`nil` removes the stored record).
     ///
-    /// Fails without touching storage when a key is foreign, a value has the wrong type or content, the record cannot
-    /// be encoded, or everything together exceeds ``maximumTotalSize``.
-    /// It holds the lock of its storage (`KeyValueStorage.Identity`) while it reads the stale keys and writes, so
-    /// that concurrent applies to one storage never mix; applies to other storages do not wait.
+    /// Fails without touching storage when the record cannot be encoded, or everything together exceeds
+    /// ``maximumTotalSize``. The keys are the mapping's (``MappedIABKeys``: valid by construction, so not checked
+    /// again); ``apply(checking:record:provenance:details:now:)`` takes keys from anywhere else and checks each first.
+    /// It takes the lock of its storage (`KeyValueStorage.Identity`) once, while it reads the stale keys and the
+    /// history and writes, so that concurrent applies to one storage never mix; applies to other storages do not wait.
     /// The same write appends the change's ``ConsentHistoryEntry`` (`provenance` says what happened, `details` add
     /// facts about its source, at `now`) to the history (``consentHistory()``): a failed write records nothing, and
     /// nothing is written without its entry.
@@ -85,8 +86,28 @@ public struct ConsentStore: Sendable {
     /// After a successful write, ``changes()`` streams and ``didChangeNotification`` observers are told.
     @discardableResult
     package func apply(
-        _ keys: IABKeySet, record: ConsentRecord?, provenance: ConsentProvenance, details: [String: String] = [:],
+        _ keys: MappedIABKeys, record: ConsentRecord?, provenance: ConsentProvenance, details: [String: String] = [:],
         now: Date = Date()
+    ) throws(ConsentStoreError) -> Bool {
+        try write(keys.keySet, record: record, provenance: provenance, details: details, now: now)
+    }
+
+    /// ``apply(_:record:provenance:details:now:)`` for keys the mapping did not produce (a tool's, a test's): every
+    /// key and value is checked first (``validate(_:_:)``: a foreign key, a wrong type or content fails without
+    /// touching storage).
+    @discardableResult
+    package func apply(
+        checking keys: IABKeySet, record: ConsentRecord?, provenance: ConsentProvenance,
+        details: [String: String] = [:], now: Date = Date()
+    ) throws(ConsentStoreError) -> Bool {
+        for (key, value) in keys { try ConsentStore.validate(key, value) }
+        return try write(keys, record: record, provenance: provenance, details: details, now: now)
+    }
+
+    /// The write of valid `keys`, under the storage's lock.
+    private func write(
+        _ keys: IABKeySet, record: ConsentRecord?, provenance: ConsentProvenance, details: [String: String],
+        now: Date
     ) throws(ConsentStoreError) -> Bool {
         let entry = ConsentStore.historyEntry(keys: keys, record: record, provenance: provenance, details: details, now: now)
         let skipsUnchanged = provenance.action.isReport
@@ -105,7 +126,6 @@ public struct ConsentStore: Sendable {
         set.reserveCapacity(keys.count + 2)
         var size = 0
         for (key, value) in keys {
-            try ConsentStore.validate(key, value)
             size += key.rawValue.utf8.count
             switch value {
             case .int(let number): set[key.rawValue] = .int(number)

@@ -22,10 +22,15 @@ final class DecodeCache<Value: Sendable>: @unchecked Sendable {
         }
         lock.unlock()
         guard let decoded = decode(text) else { return nil }
+        store(decoded, for: text)
+        return decoded
+    }
+
+    /// Remembers that `text` decodes to `value` (a writer that made `text` from `value` skips the next decode of it).
+    func store(_ value: Value, for text: String) {
         lock.lock()
         self.text = text
-        value = decoded
+        self.value = value
         lock.unlock()
-        return decoded
     }
 }

@@ -25,6 +25,17 @@ extension KeyValueStorage {
         /// non-TCF data. Stores of other storages never wait for it. Uncontended, it costs well under a microsecond.
         private let lock = NSLock()
 
+        /// How many times ``withLock(_:)`` took the lock (read and written under it).
+        nonisolated(unsafe) private var acquisitions = 0
+
+        /// How many times the storage's lock was taken so far: a save takes it once (the tests and `webcmp bench`
+        /// count it around one).
+        package var lockAcquisitions: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return acquisitions
+        }
+
         /// The continuations of this storage's ``ConsentStore/changes()`` streams.
         let listeners = ConsentChangeListeners()
 
@@ -40,6 +51,7 @@ extension KeyValueStorage {
         func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
             lock.lock()
             defer { lock.unlock() }
+            acquisitions &+= 1
             return try body()
         }
 

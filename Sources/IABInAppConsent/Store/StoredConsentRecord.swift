@@ -10,13 +10,10 @@ import Foundation
 ///
 /// The format is flat and only grows optional members, so that records written by earlier versions (format `v1`)
 /// read back: `gdprApplies`, `gppApplicableSections`, `source` and `action` were added later and are absent there
-/// (``provenance``: how a record without them reads).
-struct StoredConsentRecord: Codable, Sendable {
-    var tcString: String?
-    var additionalConsent: String?
-    var gppString: String?
-    var gppApplicableSections: [Int]?
-    var usPrivacy: String?
+/// (``provenance``: how a record without them reads). The strings are one ``ConsentStrings``, written as the flat
+/// members they always were (`+Coding`: the same JSON text as before).
+struct StoredConsentRecord: Sendable {
+    var strings: ConsentStrings
     var gdprApplies: Bool?
     var expirationDate: Date?
     var crossDomainUserID: String?
@@ -28,11 +25,7 @@ struct StoredConsentRecord: Codable, Sendable {
 
     /// The stored fields of `record` (all but ``ConsentRecord/nonTCFData``).
     init(_ record: ConsentRecord) {
-        tcString = record.strings.tcString
-        additionalConsent = record.strings.additionalConsent
-        gppString = record.strings.gppString
-        gppApplicableSections = record.strings.gppApplicableSections
-        usPrivacy = record.strings.usPrivacy
+        strings = record.strings
         gdprApplies = record.gdprApplies
         expirationDate = record.expirationDate
         crossDomainUserID = record.crossDomainUserID
@@ -45,9 +38,7 @@ struct StoredConsentRecord: Codable, Sendable {
     /// The record, with `nonTCFData`.
     func record(nonTCFData: JSONValue?) -> ConsentRecord {
         ConsentRecord(
-            strings: ConsentStrings(
-                tcString: tcString, additionalConsent: additionalConsent, gppString: gppString,
-                gppApplicableSections: gppApplicableSections, usPrivacy: usPrivacy),
+            strings: strings,
             gdprApplies: gdprApplies, nonTCFData: nonTCFData, expirationDate: expirationDate,
             crossDomainUserID: crossDomainUserID, configVersion: configVersion, savedAt: savedAt,
             provenance: provenance)

@@ -100,7 +100,10 @@ public final class ConsentBridge {
     package func attach(to webView: any CMPWebView) {
         guard state == .idle, self.webView == nil else { return }
         self.webView = webView
-        webView.eventHandler = { [weak self] event in self?.handle(.webView(event)) }
+        webView.eventHandler = { [weak self] event in
+            guard let self else { return }
+            handle(.webView(event, now: scheduler.now()))
+        }
         webView.navigationPolicy = { [weak self] request in self?.decidePolicy(for: request) ?? .allow }
         var setupFailure: ConsentBridgeError?
         do {
@@ -128,7 +131,7 @@ public final class ConsentBridge {
         guard webView != nil else { return }
         handle(.start(
             readyTimeoutWaitsForPresentation: readyTimeoutWaitsForPresentation,
-            trackingStatus: trackingAuthorizer.status()))
+            trackingStatus: trackingAuthorizer.status(), stored: store.record()))
     }
 
     /// Attaches, starts, and waits until the run is over: the UI finished, tracking was requested when due, and the
@@ -167,19 +170,27 @@ public final class ConsentBridge {
 
     // MARK: Running the machine
 
-    /// Feeds `input` to the machine and performs its effects, in order. An input that arrives while effects are
-    /// performed (a web view calling back synchronously, the store's answer to a commit) is handled at once, as the
-    /// machine has already moved on: effects are always performed in the order the machine emitted them. The
-    /// storage's consent-UI hold follows the machine's state before the effects are performed (an input handled
-    /// meanwhile sets it again, from the newer state).
+    /// Feeds `input` to the machine and performs its effects, in order; an effect answered at once (the store's
+    /// answer to a save, the tracking status read) gives its answer as the next input once every effect of this one
+    /// was performed: the runner never feeds the machine from inside an effect. An input that arrives while effects
+    /// are performed (a web view calling back synchronously) is handled at once, as the machine has already moved on:
+    /// effects are always performed in the order the machine emitted them. The storage's consent-UI hold follows the
+    /// machine's state before the effects are performed (an input handled meanwhile sets it again, from the newer
+    /// state).
     func handle(_ input: BridgeMachine.Input) {
-        let effects = machine.handle(input)
-        consentUIHold.isHeld = machine.holdsConsentUI
-        for effect in effects { perform(effect) }
+        var inputs = [input]
+        while !inputs.isEmpty {
+            let effects = machine.handle(inputs.removeFirst())
+            consentUIHold.isHeld = machine.holdsConsentUI
+            for effect in effects {
+                if let answer = perform(effect) { inputs.append(answer) }
+            }
+        }
     }
 
-    private func perform(_ effect: BridgeMachine.Effect) {
-        guard !detached else { return }
+    /// Performs `effect`; returns the answer of an effect answered at once.
+    private func perform(_ effect: BridgeMachine.Effect) -> BridgeMachine.Input? {
+        guard !detached else { return nil }
         switch effect {
         case .load(let url, let id):
             webView?.load(url, id: id)
@@ -187,8 +198,8 @@ public final class ConsentBridge {
             webView?.evaluateJavaScript(script)
         case .injectStoredRecord(let origin):
             webView?.evaluateJavaScript(CMPScripts.cookieData(record: store.record(), targetOrigin: origin))
-        case .commit(let request):
-            handle(.committed(request, commit(request), trackingStatus: trackingAuthorizer.status()))
+        case .store(let save):
+            return .storeAnswered(save.id, write(save), trackingStatus: trackingAuthorizer.status())
         case .report(let event):
             report(event)
         case .schedule(let timer, let seconds):
@@ -197,13 +208,13 @@ public final class ConsentBridge {
         case .cancel(let timer):
             timers.removeValue(forKey: timer)?.work?.cancel()
         case .pause(let timer):
-            guard var running = timers[timer], let work = running.work else { return }
+            guard var running = timers[timer], let work = running.work else { return nil }
             work.cancel()
             running.work = nil
             running.remaining = running.left(at: scheduler.now())
             timers[timer] = running
         case .resume(let timer):
-            guard let paused = timers[timer], paused.work == nil else { return }
+            guard let paused = timers[timer], paused.work == nil else { return nil }
             timers[timer] = start(timer, seconds: paused.remaining)
         case .waitUntilActive:
             tasks.start { @MainActor [weak self] in
@@ -224,7 +235,7 @@ public final class ConsentBridge {
                 self?.handle(.trackingAnswered(result, statusNow: authorizer.status()))
             }
         case .readTrackingStatus:
-            handle(.trackingStatusRead(trackingAuthorizer.status()))
+            return .trackingStatusRead(trackingAuthorizer.status())
         case .openAppSettings:
             webView?.openAppSettings()
         case .clearStore:
@@ -234,27 +245,18 @@ public final class ConsentBridge {
         case .detach:
             detach()
         }
+        return nil
     }
 
-    /// Runs ``ConsentCommit`` on the request with the stored record and the time now, and stores the result.
-    private func commit(_ request: BridgeMachine.CommitRequest) -> BridgeMachine.CommitOutcome {
-        let commit: ConsentCommit
-        do {
-            commit = try ConsentCommit(
-                payload: request.payload, page: request.page, previous: store.record(), rules: request.rules,
-                now: scheduler.now())
-        } catch {
-            return .refused(ConsentBridgeError(error))
-        }
+    /// Writes `save` (one lock of the storage); `nil` when it is stored.
+    private func write(_ save: BridgeMachine.Save) -> ConsentStoreError? {
         do {
             try store.apply(
-                commit.keys, record: commit.record, provenance: commit.change,
-                details: ConsentHistoryEntry.pageDetails(dialect: machine.dialect, pageURL: configuration.cmpURL),
-                now: scheduler.now())
+                save.keys, record: save.record, provenance: save.provenance, details: save.details, now: save.now)
+            return nil
         } catch {
-            return .storageFailed(error)
+            return error
         }
-        return .stored(commit.summary, diagnostics: commit.diagnostics)
     }
 
     /// Schedules `timer` to fire after `seconds`, as a new generation.

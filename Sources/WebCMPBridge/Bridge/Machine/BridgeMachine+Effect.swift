@@ -9,9 +9,9 @@ extension BridgeMachine {
         case evaluate(String)
         /// Post the stored record to the page (Gravito's `cookieData`), to `targetOrigin` only.
         case injectStoredRecord(targetOrigin: String)
-        /// Run ``ConsentCommit`` and store its result; answer with ``Input/committed(_:_:trackingStatus:)``, handing
-        /// the request back.
-        case commit(CommitRequest)
+        /// Write a save the machine's ``ConsentCommit`` produced (the keys, the record, the history entry's facts) to
+        /// the store, under its lock once; answer with ``Input/storeAnswered(_:_:trackingStatus:)``.
+        case store(Save)
         /// Report an event to the delegate, the streams and the log.
         case report(ConsentBridgeEvent)
         /// Start `timer` (replacing a running one of the same kind); answer with ``Input/timerFired(_:)``.
@@ -41,23 +41,21 @@ extension BridgeMachine {
         case detach
     }
 
-    /// What to commit: the payload, the page's signals and the rules, and what its answer needs — which request of
-    /// which load it is, and whether its success ends the UI. The runner adds the stored record and `now`, and hands
-    /// the request back with the store's answer (``Input/committed(_:_:trackingStatus:)``): the machine keeps no
-    /// commit of its own while the runner commits.
-    struct CommitRequest: Sendable, Hashable {
-        /// The request's number in its run (1, 2, …): the machine takes only the answer to the run's latest request.
+    /// What the store writes for one save: everything is decided (the machine ran ``ConsentCommit`` on the page's
+    /// consent, the stored record and `now`); the store only validates the size, appends the history entry and writes.
+    struct Save: Sendable, Hashable {
+        /// The save's number in its run (1, 2, …): the machine takes only the answer to the run's latest save.
         var id: Int
-        /// The load whose page sent it (`nil`: none was started yet); an answer for a replaced load is ignored.
-        var load: WebViewLoadID?
-        /// Whether its success ends the UI (after ``BridgeConfiguration/finishDelay``).
-        var endsUI: Bool
-        /// What the page sent (or the run's consent updated by a page signal).
-        var payload: ConsentPayload
-        /// The page's latest GPP and US Privacy strings.
-        var page: PageSignals
-        /// The app's rules for this save.
-        var rules: ConsentCommit.Rules
+        /// The IAB keys to write (``ConsentCommit/keys``: the mapping's, valid by construction).
+        var keys: MappedIABKeys
+        /// The record to write with them.
+        var record: ConsentRecord
+        /// What this change is, for the history (``ConsentCommit/change``).
+        var provenance: ConsentProvenance
+        /// The page's facts for the history entry (its dialect and URL).
+        var details: [String: String]
+        /// When the save happened (the history entry's date).
+        var now: Date
     }
 }
 

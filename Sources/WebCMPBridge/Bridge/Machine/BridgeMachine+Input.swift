@@ -7,10 +7,14 @@ extension BridgeMachine {
         /// `resourceFailures` name script resources that could not be read (reported as diagnostics).
         case attached(setupFailure: ConsentBridgeError?, resourceFailures: [String] = [])
         /// The app starts the run. `readyTimeoutWaitsForPresentation`: a pre-warmed page, whose ready timeout starts
-        /// only with ``presentationBegan``. `trackingStatus`: App Tracking Transparency's status now.
-        case start(readyTimeoutWaitsForPresentation: Bool = false, trackingStatus: TrackingAuthorizationStatus)
-        /// The web view reported an event (a message, or a load event tagged with its load).
-        case webView(WebViewEvent)
+        /// only with ``presentationBegan``. `trackingStatus`: App Tracking Transparency's status now. `stored`: the
+        /// record in force (the run's saves start from it, and from what they stored since).
+        case start(
+            readyTimeoutWaitsForPresentation: Bool = false, trackingStatus: TrackingAuthorizationStatus,
+            stored: ConsentRecord? = nil)
+        /// The web view reported an event (a message, or a load event tagged with its load) at `now` (a message's
+        /// save is dated by it).
+        case webView(WebViewEvent, now: Date)
         /// A navigation ``BridgeMachine/decide(_:)`` found to be the load `redirect.load` itself going away from the
         /// allowed origins before the page answered (the runner feeds it right after the decision): the load fails.
         /// Ignored when that load was replaced or has answered since.
@@ -34,10 +38,10 @@ extension BridgeMachine {
             Result<TrackingAuthorizationStatus, ConsentBridgeError>, statusNow: TrackingAuthorizationStatus? = nil)
         /// App Tracking Transparency's status, read again (the answer to ``Effect/readTrackingStatus``).
         case trackingStatusRead(TrackingAuthorizationStatus)
-        /// The store's answer to ``Effect/commit(_:)``: the request it answers, handed back, the outcome, and App
-        /// Tracking Transparency's status at that moment. Taken only for the live run's latest request of the current
-        /// load; any other (a stray or late answer) is ignored with a diagnostic.
-        case committed(CommitRequest, CommitOutcome, trackingStatus: TrackingAuthorizationStatus)
+        /// The store's answer to ``Effect/store(_:)``: the save's ``Save/id``, the store's error (`nil`: written, or
+        /// already stored), and App Tracking Transparency's status at that moment. Taken only for the live run's
+        /// latest save of the current load; any other (a stray or late answer) is ignored with a diagnostic.
+        case storeAnswered(Int, ConsentStoreError?, trackingStatus: TrackingAuthorizationStatus)
         /// The app invalidates the bridge.
         case invalidate
     }
@@ -60,15 +64,5 @@ extension BridgeMachine {
         /// App Tracking Transparency's settle window (``TrackingPrompt/settleWindow``): it counts only while the app is
         /// active, so it pauses from `willResignActive` (the alert is up) to `didBecomeActive`, unlike the others.
         case trackingSettle
-    }
-
-    /// What the store did with a ``CommitRequest``.
-    enum CommitOutcome: Sendable, Hashable {
-        /// ``ConsentCommit`` refused the consent: nothing was written.
-        case refused(ConsentBridgeError)
-        /// The store could not write it: nothing was written.
-        case storageFailed(ConsentStoreError)
-        /// It was stored.
-        case stored(ConsentSummary, diagnostics: [String])
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// message does; then the commit of consent and its answer.
 extension BridgeMachine {
     /// Handles a message the page posted (untrusted until decoded).
-    mutating func handle(_ message: ScriptMessage, _ out: inout Effects) {
+    mutating func handle(_ message: ScriptMessage, now: Date, _ out: inout Effects) {
         let handler = message.handlerName
         guard message.isMainFrame else { return report(.error(.notMainFrame(handler: handler)), &out) }
         if let origin = message.origin, !allowedOrigins.contains(origin) {
@@ -29,14 +29,14 @@ extension BridgeMachine {
         case .uiShown:
             settingsUIShown(&out)
             becomeReady(&out)
-            cmpUIShown(&out)
+            cmpUIShown(now: now, &out)
         case .configurationLoaded(let version):
             withRun { $0.configVersion = version }
         case .gpp(let signal):
-            handleGPP(signal, rules: rules, &out)
+            handleGPP(signal, rules: rules, now: now, &out)
         case .usPrivacy(let usPrivacy):
             let payload = withRun { $0.page.updatingUSPrivacy(usPrivacy, last: $0.consent.lastStored) } ?? nil
-            if let payload { commit(payload, endsUI: false, &out) }
+            if let payload { commit(payload, endsUI: false, now: now, &out) }
         case .save(let payload):
             becomeReady(&out)
             // A dialect without a close message ends with the user's choice; a CMP reporting what it already had
@@ -45,7 +45,7 @@ extension BridgeMachine {
             let nothingToAsk = payload.gdprApplies == false && payload.strings.isEmpty
             // The user's action ends what the CMP's UI asked (TCF `useractioncomplete`: the UI is closed).
             if payload.action == .userChoice { withRun { $0.cmpUIVisible = false } }
-            commit(payload, endsUI: rules.userSaveEndsUI && (payload.action == .userChoice || nothingToAsk), &out)
+            commit(payload, endsUI: rules.userSaveEndsUI && (payload.action == .userChoice || nothingToAsk), now: now, &out)
         case .close:
             finish(.closed, &out)
         case .settingsCall(let attempt, let result):
@@ -58,13 +58,13 @@ extension BridgeMachine {
     /// A GPP event: `cmpDisplayStatus: visible` is the UI shown; a string that is not being updated (`signalStatus`
     /// not `not ready`) is committed (``PageSignals``); the UI ends (after ``BridgeConfiguration/finishDelay``) when
     /// the user acted and the CMP hid its UI again (``GPPUIProgress``).
-    private mutating func handleGPP(_ signal: GPPSignal, rules: any MessageDialect, _ out: inout Effects) {
+    private mutating func handleGPP(_ signal: GPPSignal, rules: any MessageDialect, now: Date, _ out: inout Effects) {
         guard let step = withRun({ $0.gppProgress.observe(signal) }) else { return }
         if signal.displayStatus == .hidden || signal.displayStatus == .disabled { withRun { $0.cmpUIVisible = false } }
         if step == .shown {
             settingsUIShown(&out)
             becomeReady(&out)
-            cmpUIShown(&out)
+            cmpUIShown(now: now, &out)
         }
         if signal.mayCarryConsent, let gppString = signal.gppString, let payload = withRun({
             $0.page.updatingGPP(
@@ -72,14 +72,14 @@ extension BridgeMachine {
                 userActed: $0.gppProgress.userActed, last: $0.consent.lastStored)
         }) ?? nil {
             becomeReady(&out)
-            commit(payload, endsUI: false, &out)
+            commit(payload, endsUI: false, now: now, &out)
         }
         if step == .finishedByUser {
             // The user acted and the CMP hid its UI: what it signalled while the UI was up is the user's answer.
             if let last = run?.lastAsked, last.action != .userChoice {
                 var chosen = last
                 chosen.action = .userChoice
-                commit(chosen, endsUI: false, &out)
+                commit(chosen, endsUI: false, now: now, &out)
             }
             finishAfterSettling(&out)
         }
@@ -91,12 +91,12 @@ extension BridgeMachine {
     /// app ended with the UI up asks again at the next launch (``ConsentRenewalReason/notAnswered``). What a CMP
     /// re-reported from its own storage (TCF `tcloaded`) is not: the user chose it before (privacy settings are shown
     /// over it).
-    private mutating func cmpUIShown(_ out: inout Effects) {
+    private mutating func cmpUIShown(now: Date, _ out: inout Effects) {
         guard let run = withRun({ run -> Run in
             run.cmpUIVisible = true
             return run
         }), !run.consent.userChose, let last = run.lastAsked, last.action == .signalUpdate else { return }
-        commit(last, endsUI: false, &out)
+        commit(last, endsUI: false, now: now, &out)
     }
 
     /// The origin a reply to `message` is posted to: the sender's (already checked against the allowed origins), or,
@@ -107,71 +107,90 @@ extension BridgeMachine {
 
     // MARK: Commit
 
-    /// Asks the runner to commit `payload` (``Effect/commit(_:)``) as the run's next request, of the current load;
-    /// `endsUI`: a stored commit ends the UI after ``BridgeConfiguration/finishDelay``.
+    /// Commits `payload` in one pass: ``ConsentCommit`` runs here, on the page's consent, the page's signals, the
+    /// record in force (``Run/stored``), the app's rules and `now`; a refusal is reported at once, and what is to be
+    /// stored goes to the store in one effect (``Effect/store(_:)``), the run's next save of the current load.
+    /// `endsUI`: its success ends the UI after ``BridgeConfiguration/finishDelay``.
     /// Whatever arrives while the CMP's UI is on screen is its default, not yet the user's answer
     /// (``ConsentProvenance/Action/noChoiceWhileUIShown``): the user's answer is a TCF `useractioncomplete` or a
     /// dialect's save (they end the UI's visibility before they commit), or a GPP UI hidden after the user acted
     /// (which commits the signal again as the user's choice).
-    private mutating func commit(_ payload: ConsentPayload, endsUI: Bool, _ out: inout Effects) {
+    private mutating func commit(_ payload: ConsentPayload, endsUI: Bool, now: Date, _ out: inout Effects) {
         var payload = payload
         guard let run = withRun({ run in
-            run.commitsAsked += 1
             if run.cmpUIVisible { payload.action = .noChoiceWhileUIShown }
             run.lastAsked = payload
             return run
         }) else { return }
-        out.append(.commit(CommitRequest(
-            id: run.commitsAsked, load: run.loads.current, endsUI: endsUI, payload: payload, page: run.page,
-            rules: configuration.commitRules(
-                pageConfigVersion: run.configVersion, source: run.loads.showsFallback ? .fallbackPage : .cmpPage))))
+        let (source, details) = pageSource(of: run)
+        let commit: ConsentCommit
+        do {
+            commit = try ConsentCommit(
+                payload: payload, page: run.page, previous: run.stored,
+                rules: configuration.commitRules(pageConfigVersion: run.configVersion, source: source), now: now)
+        } catch {
+            return report(.error(ConsentBridgeError(error)), &out)
+        }
+        let id = run.savesAsked + 1
+        withRun {
+            $0.savesAsked = id
+            $0.latestSave = PendingSave(
+                id: id, load: run.loads.current, endsUI: endsUI, payload: payload, summary: commit.summary,
+                diagnostics: commit.diagnostics)
+        }
+        out.append(.store(Save(
+            id: id, keys: commit.keys, record: commit.record, provenance: commit.change, details: details, now: now)))
     }
 
-    /// The store's answer to `request`: on success the consent is announced, tracking is decided, and the UI may end.
-    /// Only the answer to the live run's latest request of the current load is taken: the runner answers each request
-    /// at once, so any other is stray or late (after the run ended, for a replaced load, or superseded by a later
-    /// request whose answer must not be set back); it is ignored with a diagnostic.
-    mutating func committed(
-        _ request: CommitRequest, _ outcome: CommitOutcome, trackingStatus: TrackingAuthorizationStatus,
-        _ out: inout Effects
+    /// Which page a save of `run` comes from, decided here only: the app's fallback page while it is shown, else the
+    /// hosted CMP page; and the details its history entry records (the dialect, the configured page URL).
+    private func pageSource(of run: Run) -> (ConsentProvenance.Source, [String: String]) {
+        (run.loads.showsFallback ? .fallbackPage : .cmpPage,
+         ConsentHistoryEntry.pageDetails(dialect: dialect, pageURL: configuration.cmpURL))
+    }
+
+    /// The store's answer to save `id` (`error`: `nil` when stored): on success the consent is announced, tracking
+    /// is decided, and the UI may end. Only the answer to the live run's latest save of the current load is taken:
+    /// the runner answers each save at once, so any other is stray or late (after the run ended, for a replaced load,
+    /// or superseded by a later save whose answer must not be set back); it is ignored with a diagnostic.
+    mutating func storeAnswered(
+        _ id: Int, _ error: ConsentStoreError?, trackingStatus: TrackingAuthorizationStatus, _ out: inout Effects
     ) {
-        if let stray = strayness(of: request) {
-            return report(.diagnostic("ignored the store's answer to commit \(request.id): \(stray)"), &out)
+        if let stray = strayness(ofSave: id) {
+            return report(.diagnostic("ignored the store's answer to commit \(id): \(stray)"), &out)
         }
-        withRun { $0.lastCommitAnswered = request.id }
-        let payload = request.payload
+        guard let save = withRun({ run -> PendingSave? in
+            run.lastSaveAnswered = id
+            return run.latestSave
+        }) ?? nil else { return unreachable("save \(id) answered without its facts") }
+        let payload = save.payload
         let userAction = payload.action == .userChoice
-        switch outcome {
-        case .refused(let error):
-            return report(.error(error), &out)
-        case .storageFailed(let error):
-            if userAction { report(.userAction(isRejectAll: payload.isRejectAll), &out) }
-            return report(.error(.storageFailed(IABConsentError(error))), &out)
-        case .stored(let summary, let diagnostics):
-            if userAction { report(.userAction(isRejectAll: payload.isRejectAll), &out) }
-            let tracking = configuration.tracking
-            withRun {
-                $0.consent.stored(payload, byUser: userAction) {
-                    summary.decoded.map {
-                        tracking.shouldRequestAfterConsent(
-                            purposeConsents: $0.purposeConsents, status: trackingStatus, alreadyRequestedForThisConsent: false)
-                    } ?? false
-                }
+        if userAction { report(.userAction(isRejectAll: payload.isRejectAll), &out) }
+        if let error { return report(.error(.storageFailed(IABConsentError(error))), &out) }
+        let tracking = configuration.tracking
+        let summary = save.summary
+        withRun {
+            $0.stored = summary.record
+            $0.consent.stored(payload, byUser: userAction) {
+                summary.decoded.map {
+                    tracking.shouldRequestAfterConsent(
+                        purposeConsents: $0.purposeConsents, status: trackingStatus, alreadyRequestedForThisConsent: false)
+                } ?? false
             }
-            for diagnostic in diagnostics { report(.diagnostic(diagnostic), &out) }
-            report(.consentReady(summary), &out)
-            if request.endsUI { finishAfterSettling(&out) }
         }
+        for diagnostic in save.diagnostics { report(.diagnostic(diagnostic), &out) }
+        report(.consentReady(summary), &out)
+        if save.endsUI { finishAfterSettling(&out) }
     }
 
-    /// Why an answer to `request` is not the one the machine waits for (`nil`: it is).
-    private func strayness(of request: CommitRequest) -> String? {
+    /// Why an answer to save `id` is not the one the machine waits for (`nil`: it is).
+    private func strayness(ofSave id: Int) -> String? {
         guard let run else { return "no run is live" }
-        guard request.id == run.commitsAsked, run.commitsAsked > 0 else {
-            return request.id < run.commitsAsked ? "a later commit was asked for" : "it was never asked for"
+        guard id == run.savesAsked, run.savesAsked > 0 else {
+            return id < run.savesAsked ? "a later commit was asked for" : "it was never asked for"
         }
-        guard request.load == run.loads.current else { return "its load was replaced" }
-        guard request.id != run.lastCommitAnswered else { return "it was answered already" }
+        guard run.latestSave?.load == run.loads.current else { return "its load was replaced" }
+        guard id != run.lastSaveAnswered else { return "it was answered already" }
         return nil
     }
 }

@@ -80,11 +80,33 @@ extension BridgeMachine {
         var settings: SettingsOpening?
         /// What this run stored: the last payload, whether the user chose, whether tracking is due after the UI.
         var consent = ConsentProgress()
-        /// How many commits this run asked for: numbers the requests (``CommitRequest/id``); only the answer to the
-        /// latest one is taken, so an older request's late answer cannot set the run's consent back.
-        var commitsAsked = 0
-        /// The id of the last request whose answer was taken: a second answer to one request is ignored too.
-        var lastCommitAnswered = 0
+        /// The record in force as this run knows it: the stored one at the start, then each save the store wrote.
+        /// A save starts from it (``ConsentCommit``'s `previous`), so the store is not read again before a write.
+        var stored: ConsentRecord?
+        /// How many saves this run asked for: numbers them (``Save/id``); only the answer to the latest one is taken,
+        /// so an older save's late answer cannot set the run's consent back.
+        var savesAsked = 0
+        /// The id of the last save whose answer was taken: a second answer to one save is ignored too.
+        var lastSaveAnswered = 0
+        /// The latest save asked for: what its answer reports (an answer to any other is ignored).
+        var latestSave: PendingSave?
+    }
+
+    /// What the answer to a save needs, kept while the store writes it: which save of which load it is, what the page
+    /// sent, the commit's summary and diagnostics, and whether its success ends the UI.
+    struct PendingSave: Sendable {
+        /// The save's number (``Save/id``).
+        var id: Int
+        /// The load whose page sent it (`nil`: none was started yet); an answer for a replaced load is ignored.
+        var load: WebViewLoadID?
+        /// Whether its success ends the UI (after ``BridgeConfiguration/finishDelay``).
+        var endsUI: Bool
+        /// What the page sent (or the run's consent updated by a page signal).
+        var payload: ConsentPayload
+        /// The stored record and its decoded TC string, reported once stored.
+        var summary: ConsentSummary
+        /// The commit's diagnostics, reported once stored.
+        var diagnostics: [String]
     }
 
     /// Whether a UI shows the web view (presentation and run are independent: a pre-warmed page loads unpresented).

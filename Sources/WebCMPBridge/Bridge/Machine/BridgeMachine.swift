@@ -10,17 +10,16 @@ import Foundation
 /// settings and stored consent are values of their own), beside what lives across phases: the ``Presentation``, the
 /// armed ``timers``, whether the app is in the background, and the dialect in force. The run keeps two facts of its
 /// own as Bools, as no other state says them: whether its ready timeout waits for a presentation (fixed at the start)
-/// and whether `uiReady` was announced (once per run, whatever reloads follow). Nothing waits in it for the runner: a
-/// commit's request carries what its answer needs (the run only numbers its requests and remembers the last one
-/// answered), and a navigation's answer is returned, not remembered.
+/// and whether `uiReady` was announced (once per run, whatever reloads follow). A navigation's answer is returned,
+/// not remembered.
 ///
 /// The rules it applies:
 /// - **Messages** are untrusted: only from the main frame and an allowed origin, decoded by their dialect's rules
-///   (``MessageDialect``), classified by ``DialectDetection``; a save is committed (``Effect/commit(_:)``, a numbered
-///   ``CommitRequest`` of the current load that the runner hands back with the store's answer), and only a commit the
-///   store reports as stored is announced. Only the answer to the live run's latest request of the current load is
-///   taken, once (an older one must not set the run's consent back); a stray, late or second one is ignored with a
-///   diagnostic. The run keeps two numbers for it (the last request asked for, the last answered), no pending commit.
+///   (``MessageDialect``), classified by ``DialectDetection``. **A save is one pass**: the machine runs ``ConsentCommit``
+///   itself on the record in force (``Run/stored``) and the message's time, and hands the store one numbered
+///   ``Save`` (``Effect/store(_:)``); the store's answer is one input (``Input/storeAnswered(_:_:trackingStatus:)``),
+///   and only a save stored is announced. Only the answer to the live run's latest save of the current load is taken,
+///   once; a stray, late or second one is ignored with a diagnostic.
 /// - **Loads** are told apart by identity (``LoadTracker``): events of a replaced load are ignored; a cancelled load is
 ///   no failure (`WebViewLoadFailure.Kind`); a main-document error status fails; a terminated web content process
 ///   reloads once. A failure before the page was ready may load the app's fallback page (``FallbackDecision``).
@@ -91,14 +90,14 @@ struct BridgeMachine: Sendable {
             guard case .created = phase else { break }   // ignored: a second attach
             phase = .attached(setupFailure: setupFailure)
             for failure in resourceFailures { report(.diagnostic(failure), &out) }
-        case .start(let waits, let trackingStatus):
-            start(readyTimeoutWaitsForPresentation: waits, trackingStatus: trackingStatus, &out)
-        case .webView(.message(let message)):
+        case .start(let waits, let trackingStatus, let stored):
+            start(readyTimeoutWaitsForPresentation: waits, trackingStatus: trackingStatus, stored: stored, &out)
+        case .webView(.message(let message), let now):
             guard withRun({ $0.loads.markAnswered() }) != nil else { break }
-            handle(message, &out)
-        case .webView(.appLifecycle(let event)):
+            handle(message, now: now, &out)
+        case .webView(.appLifecycle(let event), _):
             appLifecycle(event, &out)
-        case .webView(let event):
+        case .webView(let event, _):
             handleLoadEvent(event, &out)
         case .loadRedirected(let redirect):
             loadRedirected(redirect, &out)
@@ -121,8 +120,8 @@ struct BridgeMachine: Sendable {
             tracking(.answered(result, statusNow: statusNow), &out)
         case .trackingStatusRead(let status):
             tracking(.statusRead(status), &out)
-        case .committed(let request, let outcome, let trackingStatus):
-            committed(request, outcome, trackingStatus: trackingStatus, &out)
+        case .storeAnswered(let id, let error, let trackingStatus):
+            storeAnswered(id, error, trackingStatus: trackingStatus, &out)
         case .invalidate:
             invalidate(&out)
         }
@@ -156,15 +155,6 @@ struct BridgeMachine: Sendable {
     /// The user scripts the runner adds.
     var userScripts: [UserScript] { detection.listened.flatMap(\.userScripts) }
 
-    /// Whether the user may dismiss the UI with the system gesture now (``BridgeConfiguration/interactiveDismissal``).
-    var allowsInteractiveDismissal: Bool {
-        switch configuration.interactiveDismissal {
-        case .always: return true
-        case .never: return false
-        case .afterChoice: return (run?.consent.userChose ?? true) || renewalReason.isNilOrRetry
-        }
-    }
-
     /// The run's data while it is live (changed only through ``withRun(_:)``).
     var run: Run? {
         guard case .running(let run) = phase else { return nil }
@@ -190,14 +180,15 @@ struct BridgeMachine: Sendable {
     // MARK: Starting and loading
 
     private mutating func start(
-        readyTimeoutWaitsForPresentation waits: Bool, trackingStatus: TrackingAuthorizationStatus, _ out: inout Effects
+        readyTimeoutWaitsForPresentation waits: Bool, trackingStatus: TrackingAuthorizationStatus,
+        stored: ConsentRecord?, _ out: inout Effects
     ) {
         guard case .attached(let setupFailure) = phase else { return }   // ignored: before the attach, or a second start
         let trackingFirst = setupFailure == nil
             && configuration.tracking.shouldRequestBeforeCMP(status: trackingStatus)
         phase = .running(Run(
             stage: trackingFirst ? .trackingFirst(TrackingPrompt()) : .loading,
-            readyTimeoutWaitsForPresentation: waits, settings: freshSettings))
+            readyTimeoutWaitsForPresentation: waits, settings: freshSettings, stored: stored))
         if let setupFailure { return fail(setupFailure, &out) }
         if trackingFirst { return out.append(.waitUntilActive) }   // a new prompt waits for an active app
         load(nil, &out)
@@ -350,10 +341,4 @@ struct BridgeMachine: Sendable {
         guard !phase.isInvalidated else { return }
         out.append(.report(event))
     }
-}
-
-extension Optional where Wrapped == ConsentRenewalReason {
-    /// Whether stored consent is in force: good (`nil`), or only waiting for the hosted page
-    /// (``ConsentRenewalReason/hostedPageNotShown``).
-    var isNilOrRetry: Bool { self == nil || self == .hostedPageNotShown }
 }

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import IABInAppConsent
+@testable import WebCMPBridge
+
+/// A page's save is one pass (issue 38 §1): the message goes in, the machine runs ``ConsentCommit`` on the record in
+/// force and the message's time, exactly one ``BridgeMachine/Effect/store(_:)`` goes to the store, and the store's
+/// answer comes back as one input that produces the outcome's events. Nothing is handed out to be handed back.
+extension BridgeMachineTests {
+    /// A record stored before the run: the user's choice of ``accept`` a day before the rows' time, with non-TCF data.
+    static let storedBefore = ConsentRecord(
+        strings: ConsentStrings(tcString: accept), gdprApplies: true, nonTCFData: .object(["k": .string("v")]),
+        configVersion: "3", savedAt: MachinePage.now.addingTimeInterval(-86_400),
+        provenance: ConsentProvenance(.cmpPage, .userChoice))
+
+    @Test func aSaveIsOneStoreEffectAndItsAnswerIsOneInput() {
+        var feeder = RowFeeder(MachinePage.machine(Self.tcfDialect))
+        for input in Self.started { _ = feeder.feed(input) }
+
+        let effects = feeder.feed(.tcf(MachineBody.tcfSave(Self.accept)))
+        let saves = effects.compactMap { effect -> BridgeMachine.Save? in
+            if case .store(let save) = effect { save } else { nil }
+        }
+        #expect(saves == [MachineCommit.tcfSave(Self.accept)], "exactly one save leaves the machine: \(effects)")
+        guard let save = saves.first else { return }
+        // What the store writes is decided: the keys of the string, the record, the history's facts and date.
+        #expect(save.keys[IABKey.tcString] == .string(Self.accept))
+        #expect(save.record.savedAt == MachinePage.now && save.now == MachinePage.now)
+        #expect(save.provenance == ConsentProvenance(.cmpPage, .userChoice))
+        #expect(save.details == ["pageURL": MachinePage.url.absoluteString, "dialect": "tcf"])
+
+        let answered = feeder.feed(.storeAnswered(save.id, nil, trackingStatus: .notDetermined))
+        #expect(answered == [.userAction(), .consentReady(save), .finishDelay])
+        #expect(feeder.feed(.timerFired(.finishDelay)) == [.finished(.consentSaved), .detach])
+    }
+
+    @Test func aSaveStartsFromTheRecordInForceAtTheStart() {
+        var feeder = RowFeeder(MachinePage.machine(Self.tcfDialect))
+        _ = feeder.feed(.attached(setupFailure: nil))
+        _ = feeder.feed(.start(trackingStatus: .notDetermined, stored: Self.storedBefore))
+
+        // A CMP re-reporting the stored string keeps the date the user gave it, what made it and the non-TCF data.
+        let effects = feeder.feed(.tcf(MachineBody.tcfSave(Self.accept, status: "tcloaded")))
+        let expected = MachineCommit.tcfSave(Self.accept, action: .reReport, previous: Self.storedBefore)
+        #expect(effects == [.cancel(.ready), .uiReady(.tcf), .store(expected)])
+        #expect(expected.record.savedAt == Self.storedBefore.savedAt)
+        #expect(expected.record.provenance == ConsentProvenance(.cmpPage, .userChoice))
+        #expect(expected.record.nonTCFData == Self.storedBefore.nonTCFData)
+    }
+
+    @Test func aLaterSaveStartsFromWhatTheRunStoredNotFromTheStart() {
+        var feeder = RowFeeder(MachinePage.machine(Self.tcfDialect))
+        _ = feeder.feed(.attached(setupFailure: nil))
+        _ = feeder.feed(.start(trackingStatus: .notDetermined, stored: Self.storedBefore))
+        _ = feeder.feed(.tcf(MachineBody.tcfSave(TestStrings.rejectAll)))
+        _ = feeder.feed(MachineCommit.stored)
+
+        let first = MachineCommit.tcfSave(TestStrings.rejectAll, previous: Self.storedBefore)
+        let effects = feeder.feed(.tcf(#"{"type":"usp","uspString":"1YNN"}"#))
+        #expect(effects == [.store(MachineCommit.save(
+            ConsentPayload(
+                action: .signalUpdate, strings: ConsentStrings(tcString: TestStrings.rejectAll, usPrivacy: "1YNN")),
+            page: PageSignals(usPrivacy: "1YNN"), previous: first.record, id: 2))])
+    }
+
+    @Test func aFailedWriteIsOneAnswerTooTheUserActionThenTheError() {
+        var feeder = RowFeeder(MachinePage.machine(Self.tcfDialect))
+        for input in Self.started + [.tcf(MachineBody.tcfSave(Self.accept))] { _ = feeder.feed(input) }
+        let failure = ConsentStoreError.storageUnavailable(suiteName: nil)
+        #expect(feeder.feed(.answer(failure)) == [.userAction(), .error(.storageFailed(IABConsentError(failure)))])
+        // Nothing stored: the next save still starts from nothing.
+        #expect(feeder.feed(.tcf(MachineBody.tcfSave(TestStrings.rejectAll))) == [
+            .store(MachineCommit.tcfSave(TestStrings.rejectAll, id: 2)),
+        ])
+    }
+}
