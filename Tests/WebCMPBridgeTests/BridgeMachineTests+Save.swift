@@ -73,4 +73,20 @@ extension BridgeMachineTests {
             .store(MachineCommit.tcfSave(TestStrings.rejectAll, id: 2)),
         ])
     }
+
+    /// The store found the stored record changed since the run read it (another write during the run): the save is
+    /// prepared again on the record now in force, with the page's time, as the run's next save; after
+    /// ``BridgeMachine/PendingSave/maximumAttempts`` preparations the change is reported as the store's failure.
+    @Test func aSaveIsPreparedAgainOnTheRecordAnotherWriteLeft() {
+        var feeder = RowFeeder(MachinePage.machine(Self.tcfDialect))
+        for input in Self.started + [.tcf(MachineBody.tcfSave(Self.accept, status: "tcloaded"))] { _ = feeder.feed(input) }
+        let changed = ConsentStoreError.recordChanged(current: Self.storedBefore, version: ConsentStore.RecordVersion())
+        let again = feeder.feed(.storeAnswered(1, changed, trackingStatus: .notDetermined))
+        #expect(again == [.store(MachineCommit.tcfSave(
+            Self.accept, action: .reReport, previous: Self.storedBefore, id: 2))])
+        _ = feeder.feed(.storeAnswered(2, changed, trackingStatus: .notDetermined))
+        #expect(feeder.feed(.storeAnswered(3, changed, trackingStatus: .notDetermined)) == [
+            .error(.storageFailed(IABConsentError(changed))),
+        ])
+    }
 }

@@ -92,6 +92,58 @@ public struct ConsentStore: Sendable {
         try write(keys.keySet, record: record, provenance: provenance, details: details, now: now)
     }
 
+    /// The stored record as a writer saw it: the exact texts of the record and of its non-TCF data. A conditional
+    /// write (``apply(_:record:provenance:details:now:replacing:)``) compares it with the storage under the lock it
+    /// writes under, so that a change prepared on one record is never written over another (written meanwhile by
+    /// another store over the same storage, the app, or another process).
+    package struct RecordVersion: Sendable, Hashable {
+        /// The record's JSON text (`nil`: no record).
+        var record: String?
+        /// The non-TCF data's JSON text (`nil`: none).
+        var nonTCFData: String?
+
+        /// The version of an empty storage.
+        package init() {}
+    }
+
+    /// The stored record with its version, read under the storage's lock.
+    package func versionedRecord() -> (record: ConsentRecord?, version: RecordVersion) {
+        let stored = storage.identity.withLock { storage.load([ConsentStore.recordKey, ConsentStore.nonTCFDataKey]) }
+        return (record(from: stored, includingNonTCFData: true), RecordVersion(stored))
+    }
+
+    /// ``apply(_:record:provenance:details:now:)`` only when the stored record is still `expected` (checked under the
+    /// same lock as the write): otherwise it writes nothing and throws ``ConsentStoreError/recordChanged(current:)``
+    /// with the record in force. Returns the version it leaves (`expected` when a report changed nothing).
+    package func apply(
+        _ keys: MappedIABKeys, record: ConsentRecord?, provenance: ConsentProvenance, details: [String: String] = [:],
+        now: Date = Date(), replacing expected: RecordVersion
+    ) throws(ConsentStoreError) -> RecordVersion {
+        var left = expected
+        let entry = ConsentStore.historyEntry(
+            keys: keys.keySet, record: record, provenance: provenance, details: details, now: now)
+        var changed: [String: KeyValueStorage.Value]?
+        do {
+            _ = try transaction(reporting: ConsentChange(record: record, historyEntry: entry)) {
+                () throws(ConsentStoreError) -> Bool in
+                let found = storage.load([ConsentStore.recordKey, ConsentStore.nonTCFDataKey])
+                guard RecordVersion(found) == expected else {
+                    changed = found
+                    throw .recordChanged(current: nil, version: RecordVersion(found))
+                }
+                guard try applyLocked(keys.keySet, record: record, entry: entry,
+                                      skipsUnchanged: provenance.action.isReport) else { return false }
+                left = RecordVersion(storage.load([ConsentStore.recordKey, ConsentStore.nonTCFDataKey]))
+                return true
+            }
+        } catch .recordChanged(_, let version) {
+            // Decoded outside the lock.
+            throw .recordChanged(
+                current: changed.flatMap { self.record(from: $0, includingNonTCFData: true) }, version: version)
+        }
+        return left
+    }
+
     /// ``apply(_:record:provenance:details:now:)`` for keys the mapping did not produce (a tool's, a test's): every
     /// key and value is checked first (``validate(_:_:)``: a foreign key, a wrong type or content fails without
     /// touching storage).
@@ -205,6 +257,13 @@ public struct ConsentStore: Sendable {
     public func record(includingNonTCFData: Bool = true) -> ConsentRecord? {
         let keys = includingNonTCFData ? [ConsentStore.recordKey, ConsentStore.nonTCFDataKey] : [ConsentStore.recordKey]
         let stored = storage.identity.withLock { storage.load(keys) }
+        return record(from: stored, includingNonTCFData: includingNonTCFData)
+    }
+
+    /// The record held by `stored` (the loaded record and non-TCF data keys).
+    private func record(
+        from stored: [String: KeyValueStorage.Value], includingNonTCFData: Bool
+    ) -> ConsentRecord? {
         // Each text is decoded only when it differs from the one decoded last (`DecodeCache`): reads at launch and
         // before every run see the same bytes again and again.
         guard case .string(let text)? = stored[ConsentStore.recordKey],
@@ -261,4 +320,12 @@ public struct ConsentStore: Sendable {
     private static let recordCache = DecodeCache<StoredConsentRecord>()
     /// The non-TCF data text parsed last.
     private static let nonTCFDataCache = DecodeCache<JSONValue>()
+}
+
+extension ConsentStore.RecordVersion {
+    /// The version of the loaded record and non-TCF data keys.
+    init(_ stored: [String: KeyValueStorage.Value]) {
+        if case .string(let text)? = stored[ConsentStore.recordKey] { record = text }
+        if case .string(let text)? = stored[ConsentStore.nonTCFDataKey] { nonTCFData = text }
+    }
 }

@@ -15,6 +15,10 @@ package enum ConsentStoreError: Error, Sendable, Hashable, CustomStringConvertib
     case recordNotEncodable(reason: String)
     /// The `UserDefaults` suite could not be opened.
     case storageUnavailable(suiteName: String?)
+    /// A conditional write (``ConsentStore/apply(_:record:provenance:details:now:replacing:)``) found that another
+    /// write changed the stored record since the writer read it (`current`: the record now in force, `version`: its
+    /// version), and wrote nothing: the writer prepares its change again on `current`.
+    case recordChanged(current: ConsentRecord?, version: ConsentStore.RecordVersion)
 
     /// One sentence naming the problem and the offending value (untrusted input is quoted, escaped and shortened).
     public var description: String {
@@ -34,6 +38,8 @@ package enum ConsentStoreError: Error, Sendable, Hashable, CustomStringConvertib
             return "The consent record cannot be encoded as JSON: \(reason)"
         case .storageUnavailable(let suiteName):
             return "The UserDefaults suite \(UntrustedText.quoted(suiteName ?? "standard")) cannot be opened."
+        case .recordChanged:
+            return "Another write changed the stored consent while this change was prepared; nothing was written."
         }
     }
 }

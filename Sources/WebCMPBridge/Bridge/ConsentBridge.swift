@@ -42,6 +42,8 @@ public final class ConsentBridge {
     weak var webView: (any CMPWebView)?
     /// The timers the machine scheduled (a generation number tells a replaced timer's late fire apart).
     private var timers: [BridgeMachine.Timer: RunnerTimer] = [:]
+    /// The version of the stored record the run's next save replaces (read at the start, then left by each save).
+    private var storedVersion = ConsentStore.RecordVersion()
     private var timerGeneration = 0
     /// Every task the bridge started; ``invalidate()`` cancels them.
     var tasks = OwnedTasks()
@@ -129,9 +131,11 @@ public final class ConsentBridge {
     /// (``beginPresentation()``): a pre-warmed page loads off-screen, where WebKit may throttle it.
     package func start(readyTimeoutWaitsForPresentation: Bool) {
         guard webView != nil else { return }
+        let stored = store.versionedRecord()
+        storedVersion = stored.version
         handle(.start(
             readyTimeoutWaitsForPresentation: readyTimeoutWaitsForPresentation,
-            trackingStatus: trackingAuthorizer.status(), stored: store.record()))
+            trackingStatus: trackingAuthorizer.status(), stored: stored.record))
     }
 
     /// Attaches, starts, and waits until the run is over: the UI finished, tracking was requested when due, and the
@@ -248,13 +252,18 @@ public final class ConsentBridge {
         return nil
     }
 
-    /// Writes `save` (one lock of the storage); `nil` when it is stored.
+    /// Writes `save` (one lock of the storage) only over the stored record the run's saves start from (the version
+    /// read at the start, then each save's); `nil` when it is stored. When another write changed the record meanwhile
+    /// nothing is written and the answer is ``ConsentStoreError/recordChanged(current:version:)``: the machine
+    /// prepares the save again on the record in force.
     private func write(_ save: BridgeMachine.Save) -> ConsentStoreError? {
         do {
-            try store.apply(
-                save.keys, record: save.record, provenance: save.provenance, details: save.details, now: save.now)
+            storedVersion = try store.apply(
+                save.keys, record: save.record, provenance: save.provenance, details: save.details, now: save.now,
+                replacing: storedVersion)
             return nil
         } catch {
+            if case .recordChanged(_, let version) = error { storedVersion = version }
             return error
         }
     }

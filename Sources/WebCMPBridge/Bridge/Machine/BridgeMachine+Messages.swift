@@ -115,7 +115,9 @@ extension BridgeMachine {
     /// (``ConsentProvenance/Action/noChoiceWhileUIShown``): the user's answer is a TCF `useractioncomplete` or a
     /// dialect's save (they end the UI's visibility before they commit), or a GPP UI hidden after the user acted
     /// (which commits the signal again as the user's choice).
-    private mutating func commit(_ payload: ConsentPayload, endsUI: Bool, now: Date, _ out: inout Effects) {
+    private mutating func commit(
+        _ payload: ConsentPayload, endsUI: Bool, now: Date, attempt: Int = 1, _ out: inout Effects
+    ) {
         var payload = payload
         guard let run = withRun({ run in
             if run.cmpUIVisible { payload.action = .noChoiceWhileUIShown }
@@ -136,7 +138,7 @@ extension BridgeMachine {
             $0.savesAsked = id
             $0.latestSave = PendingSave(
                 id: id, load: run.loads.current, endsUI: endsUI, payload: payload, summary: commit.summary,
-                diagnostics: commit.diagnostics)
+                diagnostics: commit.diagnostics, now: now, attempt: attempt)
         }
         out.append(.store(Save(
             id: id, keys: commit.keys, record: commit.record, provenance: commit.change, details: details, now: now)))
@@ -164,6 +166,12 @@ extension BridgeMachine {
             return run.latestSave
         }) ?? nil else { return unreachable("save \(id) answered without its facts") }
         let payload = save.payload
+        if case .recordChanged(let current, _)? = error, save.attempt < PendingSave.maximumAttempts {
+            // Another write changed the stored record since the save was prepared (the app's `rejectAll()` during a
+            // pre-warm, another store): prepared again on the record in force, so that nothing it holds is lost.
+            withRun { $0.stored = current }
+            return commit(payload, endsUI: save.endsUI, now: save.now, attempt: save.attempt + 1, &out)
+        }
         let userAction = payload.action == .userChoice
         if userAction { report(.userAction(isRejectAll: payload.isRejectAll), &out) }
         if let error { return report(.error(.storageFailed(IABConsentError(error))), &out) }

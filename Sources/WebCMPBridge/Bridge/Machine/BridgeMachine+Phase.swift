@@ -107,6 +107,14 @@ extension BridgeMachine {
         var summary: ConsentSummary
         /// The commit's diagnostics, reported once stored.
         var diagnostics: [String]
+        /// When the page asked (the record's and the history entry's date, kept when the save is prepared again).
+        var now: Date
+        /// How many times the save was prepared: again on the record in force when another write changed the stored
+        /// record meanwhile (``ConsentStoreError/recordChanged(current:version:)``), at most ``maximumAttempts``.
+        var attempt: Int
+
+        /// At most this many preparations of one save: more would mean writes racing without end.
+        static let maximumAttempts = 3
     }
 
     /// Whether a UI shows the web view (presentation and run are independent: a pre-warmed page loads unpresented).
