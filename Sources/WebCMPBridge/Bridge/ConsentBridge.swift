@@ -175,10 +175,11 @@ public final class ConsentBridge {
     func handle(_ input: BridgeMachine.Input) {
         let effects = machine.handle(input)
         consentUIHold.isHeld = machine.holdsConsentUI
+        reportTrackingRequestInFlight()
         for effect in effects { perform(effect) }
     }
 
-    private func perform(_ effect: BridgeMachine.Effect) {
+    func perform(_ effect: BridgeMachine.Effect) {
         guard !detached else { return }
         switch effect {
         case .load(let url, let id):
@@ -209,7 +210,7 @@ public final class ConsentBridge {
             tasks.start { @MainActor [weak self] in
                 await self?.trackingAuthorizer.waitUntilActive()
                 guard !Task.isCancelled else { return }
-                self?.handle(.appActive)
+                self?.afterOtherTrackingRequests()
             }
         case .requestTracking:
             tasks.start { @MainActor [weak self] in
@@ -285,6 +286,7 @@ public final class ConsentBridge {
         webView = nil
         for continuation in continuations.values { continuation.finish() }
         continuations.removeAll()
+        delegate?.bridgeDidDetach(self)
     }
 }
 
