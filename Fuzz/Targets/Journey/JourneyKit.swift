@@ -334,7 +334,10 @@ final class JourneyKit {
     /// waits for its run's task (`await bridge.run(in:)`), whose resumption Swift's runtime may route through another
     /// thread: waited for here, so that a journey is the same on every run.
     func settle() {
-        drainMainQueue()
+        // A task started by a task (the tracking request after the wait for an active app, a delivery after the last
+        // request in flight settled) is queued while the queue drains and runs only at the next drain: four drains
+        // run chains of four such tasks now, not at the next timer (which may be a clock jump later).
+        for _ in 0..<4 { drainMainQueue() }
         sessions.removeAll { $0.session == nil }
         var spins = 0
         var started: Date?
