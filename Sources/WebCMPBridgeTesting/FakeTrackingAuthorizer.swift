@@ -88,14 +88,20 @@ public final class FakeTrackingAuthorizer {
         lifecycle?.becomeActive()
     }
 
-    /// The client to give the bridge.
+    /// The client to give the bridge: the same one each time, as an app gives every bridge
+    /// `TrackingAuthorizer.appTrackingTransparency` (the bridges over one client share its record of requests in
+    /// flight: one alert at a time).
     public var client: TrackingAuthorizer {
-        TrackingAuthorizer(
+        if let made { return made }
+        let client = TrackingAuthorizer(
             status: { [self] in self.status },
             request: { [self] in await self.request() },
             waitUntilActive: { [self] in await self.waitUntilActive() }
         )
+        made = client
+        return client
     }
+    private var made: TrackingAuthorizer?
 
     private func request() async -> TrackingAuthorizationStatus {
         requests += 1

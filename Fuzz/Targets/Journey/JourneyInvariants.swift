@@ -110,7 +110,7 @@ extension JourneyWorld {
     /// Promise 5: "A history entry tells a user's choice apart from a CMP re-reporting stored consent on load
     /// (`tcloaded`) […]. Re-reports do not push the user's real choice out of the capped history."
     func checkHistory(lastCommitWasUserChoice: Bool, sameConsentAgain: Bool) {
-        let history = kit.store.consentHistory()
+        let history = kit.consentHistory()
         guard let newest = history.last else { return journeyCheck(false, "5: a commit without a history entry") }
         journeyCheck(sameConsentAgain || kit.saysUserChose(newest) == lastCommitWasUserChoice,
                   "5: the newest history entry says the user chose: \(kit.saysUserChose(newest)); it was \(lastCommitWasUserChoice ? "a user's choice" : "a re-report")")
@@ -120,10 +120,14 @@ extension JourneyWorld {
     }
 
     /// Promise 6: "A page cannot misuse 'open iOS Settings'. It opens through its own path […], never through the
-    /// app's external-link opener. […] At most one opening per foreground period."
-    func checkSettingsOpenings() {
-        journeyCheck(settingsOpenedThisForeground <= 1,
-                  "6: Settings opened \(settingsOpenedThisForeground) times in one foreground period")
+    /// app's external-link opener. […] At most one opening per foreground period." — per page: a presentation's
+    /// page (one bridge; a double present keeps it) opens Settings at most once per foreground period. App-wide
+    /// this is the same: an opening launches the Settings app (the app leaves for the background: a new period), and
+    /// only one consent UI is presented at a time; only an opener that cannot open (an app extension's) leaves the
+    /// app in front, where a new presentation's page has its own one opening (SessionPromises.md, promise 6).
+    func checkSettingsOpenings(by webView: JourneyWebView) {
+        let openings = settingsOpenedThisForeground[ObjectIdentifier(webView), default: 0]
+        journeyCheck(openings <= 1, "6: Settings opened \(openings) times in one foreground period by one page")
     }
 
     /// Promise 6: never through the external-link opener.

@@ -32,16 +32,22 @@ final class JourneyClock {
     var now: Date { Self.epoch + elapsed }
     var pendingCount: Int { pending.count }
 
-    /// Moves time on by `seconds`, firing everything due by then in order of due time.
-    func advance(by seconds: TimeInterval, after each: () -> Void = {}) {
+    /// Moves time on by `seconds`, firing everything due by then in order of due time; `each` runs after every fired
+    /// work, and when `stop` then holds, time stops there. Returns the seconds not moved on (0 unless stopped).
+    @discardableResult
+    func advance(by seconds: TimeInterval, after each: () -> Void = {}, stopWhen stop: () -> Bool = { false })
+        -> TimeInterval
+    {
         let target = elapsed + seconds
         while let next = pending.indices.min(by: { pending[$0].due < pending[$1].due }), pending[next].due <= target {
             let work = pending.remove(at: next)
             elapsed = max(elapsed, work.due)
             work.action()
             each()
+            if stop() { return target - elapsed }
         }
         elapsed = target
+        return 0
     }
 
     func reset() {
@@ -99,14 +105,41 @@ final class JourneyTracking {
     var earlyDenied = false
     var showDelay: TimeInterval? = 2
     var answerDelay: TimeInterval = 3
-    var active = true
+    /// Whether the app is active; becoming active resumes what waits for it (`waitUntilActive`).
+    var active = true {
+        didSet { if active { resumeWaitingForActive() } }
+    }
     var alert: Alert = .none
     var requests = 0
+    private var waitingForActive: [CheckedContinuation<Void, Never>] = []
 
+    /// `waitUntilActive` returns once the app is active, as the live client does (it waits for
+    /// `didBecomeActiveNotification`): Apple's `ATTrackingManager.h` says "Calls to the API only prompt when the
+    /// application state is `UIApplicationStateActive`", so the kit waits for an active app before it asks. (A fake
+    /// that returned at once let the kit request while inactive, get `.notDetermined` twice and settle with another
+    /// bridge's alert still to come: a finding of the harness, not of the kit.)
     lazy var client = TrackingAuthorizer(
         status: { [unowned self] in self.status },
         request: { [unowned self] in self.request() },
-        waitUntilActive: {})
+        waitUntilActive: { [unowned self] in await self.waitUntilActive() })
+
+    private func waitUntilActive() async {
+        guard !active else { return }
+        await withCheckedContinuation { waitingForActive.append($0) }
+        resuming -= 1
+    }
+
+    /// Resumes every wait for an active app. Swift's runtime resumes a task now and then through another thread, so
+    /// the resumption reaches the main queue a little later: `JourneyKit.settle()` waits until ``resuming`` is 0.
+    func resumeWaitingForActive() {
+        let waiting = waitingForActive
+        waitingForActive.removeAll()
+        resuming += waiting.count
+        for continuation in waiting { continuation.resume() }
+    }
+
+    /// Waits for an active app resumed whose task has not run yet.
+    private(set) var resuming = 0
 
     private func request() -> TrackingAuthorizationStatus {
         requests += 1
@@ -124,6 +157,7 @@ final class JourneyTracking {
     func reset() {
         status = .notDetermined; answer = .authorized; earlyDenied = false; showDelay = 2; answerDelay = 3
         active = true; alert = .none; requests = 0
+        resumeWaitingForActive()
     }
 }
 
@@ -199,7 +233,22 @@ final class JourneyKit {
     func saysUserChose(_ entry: ConsentHistoryEntry) -> Bool { entry.provenance.action == .userChoice }
 
     /// Whether the stored history holds an entry a migration made.
-    func historyHasMigration() -> Bool { store.consentHistory().contains { $0.provenance.source == .previousSDK } }
+    func historyHasMigration() -> Bool { consentHistory().contains { $0.provenance.source == .previousSDK } }
+
+    /// The stored history as the store's `consentHistory()` returns it, decoded again only when its stored text
+    /// changed (decoding it after every step was a sixth of the target's time).
+    func consentHistory() -> [ConsentHistoryEntry] {
+        let text = historyText()
+        if text != cachedHistory.text { cachedHistory = (text, store.consentHistory()) }
+        return cachedHistory.entries
+    }
+    private var cachedHistory: (text: String?, entries: [ConsentHistoryEntry]) = (nil, [])
+
+    /// The history's stored text (compared instead of decoded: it changes exactly when the history does).
+    func historyText() -> String? {
+        guard case .string(let text)? = storage.load([ConsentStore.historyKey])[ConsentStore.historyKey] else { return nil }
+        return text
+    }
 
     // MARK: Presenting
 
@@ -285,11 +334,14 @@ final class JourneyKit {
     /// waits for its run's task (`await bridge.run(in:)`), whose resumption Swift's runtime may route through another
     /// thread: waited for here, so that a journey is the same on every run.
     func settle() {
-        drainMainQueue()
+        // A task started by a task (the tracking request after the wait for an active app, a delivery after the last
+        // request in flight settled) is queued while the queue drains and runs only at the next drain: four drains
+        // run chains of four such tasks now, not at the next timer (which may be a clock jump later).
+        for _ in 0..<4 { drainMainQueue() }
         sessions.removeAll { $0.session == nil }
         var spins = 0
         var started: Date?
-        while sessions.contains(where: { $0.session.map(JourneyKit.awaitsRunTask) ?? false }) {
+        while tracking.resuming > 0 || sessions.contains(where: { $0.session.map(JourneyKit.awaitsRunTask) ?? false }) {
             drainMainQueue()
             spins += 1
             if spins > 64 {

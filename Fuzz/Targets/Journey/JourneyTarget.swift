@@ -64,7 +64,12 @@ final class JourneyWorld {
     var webViews: [JourneyWebView] = []
     var foreground = true
     var active = true
-    var settingsOpenedThisForeground = 0
+    /// Settings openings in this foreground period, per page (web view).
+    var settingsOpenedThisForeground: [ObjectIdentifier: Int] = [:]
+    /// Whether the opener of this step's Settings request cannot open (an app extension's): the app stays in front.
+    var settingsOpenerFails = false
+    /// Whether Settings opened in this step: the Settings app comes to the front, the app leaves for the background.
+    var leftForSettings = false
     var seededPreviousSDK = false
     var anyCommit = false
     var userChoseSinceClear = false
@@ -76,7 +81,7 @@ final class JourneyWorld {
     init() {
         kit.makeWebView = { [unowned self] in
             let webView = JourneyWebView()
-            webView.onOpenSettings = { [unowned self] in self.settingsOpened() }
+            webView.onOpenSettings = { [unowned self, unowned webView] in self.settingsOpened(by: webView) }
             self.webViews.append(webView)
             return webView
         }
@@ -163,11 +168,14 @@ final class JourneyWorld {
         record.app = appKeeps ? presentation : nil
         record.appHeld = appKeeps
         record.uikit = presentation
-        presentation.onFinish { [unowned self, unowned record] _ in
+        presentation.onFinish { [weak self, weak record] _ in
+            // weak: a run a broken promise left going (counted under WEBCMP_JOURNEY_KEEP_GOING) may deliver after
+            // its journey was torn down.
+            guard let self, let record else { return }
             record.deliveries += 1
             self.checkOutcomeDelivery(record)
         }
-        presentation.onDismissRequest { [unowned record] in record.dismissRequested = true }
+        presentation.onDismissRequest { [weak record] in record?.dismissRequested = true }
         presentation.onEvent { [unowned self] event in self.bridgeEvent(event) }
         records.append(record)
         // SwiftUI: the sheet is asked for now, and appears (and loads) later.
@@ -239,7 +247,9 @@ final class JourneyWorld {
         case 5, 6: post(webView, arg & 1 == 0 ? reReportMarketing : reReportPlain, userChoice: false)
         case 7: webView.post("{\"type\":\"gpp\",\"gppString\":\"DBABTA~1YNN\"}")
         case 8:
+            settingsOpenerFails = arg & 16 != 0
             webView.post("{\"type\":\"webcmp.openAppSettings\"}")
+            settingsOpenerFails = false
         case 9:
             if let decision = webView.navigationPolicy?(NavigationRequest(
                 url: URL(string: "app-settings:"), isMainFrame: true, opensNewWindow: arg & 16 != 0)) {
@@ -259,11 +269,11 @@ final class JourneyWorld {
         posting = userChoice
         committedDuringPost = false
         let storedBefore = userChoice ? kit.store.record(includingNonTCFData: false)?.tcString : nil
-        let historyBefore = kit.store.consentHistory()
+        let historyBefore = kit.historyText()
         webView.post(body)
         posting = nil
         // A commit that wrote no history entry (nothing changed) says nothing about what the user did.
-        if committedDuringPost, kit.store.consentHistory() != historyBefore {
+        if committedDuringPost, kit.historyText() != historyBefore {
             anyCommit = true
             // A user's save of the very TC string already stored may be recorded as a re-report (it changes nothing).
             let changed = kit.store.record(includingNonTCFData: false)?.tcString != storedBefore
@@ -280,9 +290,13 @@ final class JourneyWorld {
         }
     }
 
-    private func settingsOpened() {
-        settingsOpenedThisForeground += 1
-        checkSettingsOpenings()
+    /// Apple (`UIApplication.openSettingsURLString`): the URL passed to `open(_:options:completionHandler:)`
+    /// "launch[es] the Settings app": the app leaves for the background after the step (unless its opener could not
+    /// open, as an app extension's cannot).
+    private func settingsOpened(by webView: JourneyWebView) {
+        settingsOpenedThisForeground[ObjectIdentifier(webView), default: 0] += 1
+        if !settingsOpenerFails { leftForSettings = true }
+        checkSettingsOpenings(by: webView)
     }
 
     // MARK: The app and time
@@ -315,7 +329,7 @@ final class JourneyWorld {
     private func enterForeground() {
         guard !foreground else { return becomeActive() }
         foreground = true
-        settingsOpenedThisForeground = 0
+        settingsOpenedThisForeground.removeAll()
         send(.willEnterForeground)
         becomeActive()
     }
@@ -340,8 +354,12 @@ final class JourneyWorld {
             case .pending, .onScreen: alertPending = true
             }
             let tick = alertPending ? min(1, left) : left
-            left -= tick
-            kit.clock.advance(by: tick) { self.kit.settle() }
+            // A jump stops where a request makes an alert pending (iOS shows it after its delay of active time, in
+            // one-second ticks from then on): time must not run past an alert that is to show.
+            let unused = kit.clock.advance(by: tick, after: { self.kit.settle() },
+                                           stopWhen: { !alertPending && self.promptMayBeOnScreen })
+            left -= tick - unused
+            if unused > 0 { continue }
             switch kit.tracking.alert {
             case .pending(showIn: let delay?) where active:
                 if delay - tick <= 0 {
@@ -366,6 +384,11 @@ final class JourneyWorld {
 
     private func afterStep() {
         kit.settle()
+        if leftForSettings {
+            leftForSettings = false
+            enterBackground()
+            kit.settle()
+        }
         checkMigration()
         if gateWaiting {
             checkGate()
@@ -399,7 +422,8 @@ final class JourneyWorld {
                         "page: re-report tcloaded (marketing)", "page: re-report tcloaded (no marketing)", "page: GPP update",
                         "page asks for Settings", "page navigates to app-settings:", "page killed (content process)",
                         "load finished", "load finished", "load failed (offline)", "page: close", "page: close"][Int(arg & 15)]
-            return what + (arg & 128 != 0 ? " (newest web view)" : "")
+            let opener = arg & 15 == 8 && arg & 16 != 0 ? " (its opener cannot open)" : ""
+            return what + opener + (arg & 128 != 0 ? " (newest web view)" : "")
         case 11: return "clock +\(TimeInterval(arg & 15) + (arg & 16 != 0 ? 30 : 0.5)) s"
         case 12: return ["pre-warm", "pre-warm", "release the pre-warm", "memory warning"][Int(arg & 3)]
         case 13: return "the app waits on the gate"
@@ -434,6 +458,7 @@ final class JourneyWorld {
     private func tearDownJourney() {
         for record in records { record.bridge?.invalidate() }
         kit.releasePrewarm()
+        kit.tracking.resumeWaitingForActive()   // what still waits for an active app ends with its bridge
         records.removeAll()
         webViews.removeAll()
         kit.settle()
@@ -441,7 +466,8 @@ final class JourneyWorld {
         drainMainQueue()
         foreground = true
         active = true
-        settingsOpenedThisForeground = 0
+        settingsOpenedThisForeground.removeAll()
+        leftForSettings = false
         anyCommit = false
         userChoseSinceClear = false
         gateWaiting = false

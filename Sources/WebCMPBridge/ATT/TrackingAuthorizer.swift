@@ -17,8 +17,11 @@ public struct TrackingAuthorizer: Sendable {
     /// client (`ConsentPrewarmer.take(matching:store:trackingAuthorizer:)`). Closures cannot be compared.
     let identity = Identity()
 
-    /// The identity of a ``TrackingAuthorizer``.
-    final class Identity: Sendable {}
+    /// The identity of a ``TrackingAuthorizer``, with the record of its requests in flight.
+    final class Identity: Sendable {
+        /// The requests in flight over this client and its copies (``TrackingRequestsInFlight``).
+        let requestsInFlight = TrackingRequestsInFlight()
+    }
 
     /// Creates a client.
     public init(

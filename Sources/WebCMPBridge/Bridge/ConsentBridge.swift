@@ -186,6 +186,7 @@ public final class ConsentBridge {
         while !inputs.isEmpty {
             let effects = machine.handle(inputs.removeFirst())
             consentUIHold.isHeld = machine.holdsConsentUI
+            reportTrackingRequestInFlight()
             for effect in effects {
                 if let answer = perform(effect) { inputs.append(answer) }
             }
@@ -193,7 +194,7 @@ public final class ConsentBridge {
     }
 
     /// Performs `effect`; returns the answer of an effect answered at once.
-    private func perform(_ effect: BridgeMachine.Effect) -> BridgeMachine.Input? {
+    func perform(_ effect: BridgeMachine.Effect) -> BridgeMachine.Input? {
         guard !detached else { return nil }
         switch effect {
         case .load(let url, let id):
@@ -224,7 +225,7 @@ public final class ConsentBridge {
             tasks.start { @MainActor [weak self] in
                 await self?.trackingAuthorizer.waitUntilActive()
                 guard !Task.isCancelled else { return }
-                self?.handle(.appActive)
+                self?.afterOtherTrackingRequests()
             }
         case .requestTracking:
             tasks.start { @MainActor [weak self] in
@@ -296,6 +297,7 @@ public final class ConsentBridge {
         webView = nil
         for continuation in continuations.values { continuation.finish() }
         continuations.removeAll()
+        delegate?.bridgeDidDetach(self)
     }
 }
 

@@ -7,8 +7,9 @@ import Foundation
 /// its ``ConsentPresentationLifecycle``'s.
 ///
 /// The session owns:
-/// - the bridge and its web view, and the run: ``start()`` attaches and starts the bridge and holds the task that
-///   collects the run's outcome strongly;
+/// - the bridge and its web view, and the run: ``start()`` attaches and starts the bridge; the session, its delegate,
+///   collects the run's outcome from its events as they are reported and learns the run's end when the bridge detaches
+///   (``ConsentBridgeDelegate/bridgeDidDetach(_:)``), and keeps itself alive from ``start()`` until then;
 /// - the ``ConsentPresentationLifecycle`` value and the presentation gate's token (``requestPresentation(allowed:)``);
 /// - the delivery of the ``ConsentOutcome`` to ``onFinish``: exactly once, after the run has ended (a tracking prompt
 ///   included: the run ends after it) **and** the UI is gone.
@@ -56,7 +57,17 @@ package final class ConsentSession<WebView: CMPWebView>: ConsentSessionOwner {
     private let runEnded: @MainActor (WebView) -> Void
     private let release: @MainActor (WebView) -> Void
     private var pendingEvents: [ConsentBridgeEvent] = []
-    private var runTask: Task<Void, Never>?
+    /// Whether ``start()`` started the run.
+    private var started = false
+    /// Whether the run's end is being handled (``bridgeDidDetach(_:)``).
+    private var runEnding = false
+    /// Whether the delivery waits for another run's tracking request to settle (``deliver()``).
+    private var waitsForTrackingRequests = false
+    /// The outcome of the run so far: every event the bridge reported since ``start()``.
+    private var collected = ConsentOutcome()
+    /// The session itself while its run goes on (from ``start()`` until the run's end was handled): a run nobody
+    /// shows still ends and is handled (a pre-warmed page started and never shown).
+    private var runHold: ConsentSession?
     /// The session's hold over its store's consent UI (what `ConsentGate` waits on): held while the UI may be on
     /// screen (``ConsentPresentationLifecycle/Phase/mayBeOnScreen``), whatever the bridge's state. The bridge's own
     /// hold (`BridgeMachine.holdsConsentUI`) follows what the bridge was told; this one covers a UI asked for and not
@@ -113,7 +124,7 @@ package final class ConsentSession<WebView: CMPWebView>: ConsentSessionOwner {
     }
 
     /// Whether the run was started (``start()``).
-    package var isStarted: Bool { runTask != nil }
+    package var isStarted: Bool { started }
 
     /// Asks to present the UI: `allowed` says whether every precondition of the platform held (for UIKit: the
     /// presenter in a window, not presenting, no transition under way). Returns whether the view may present now.
@@ -147,26 +158,21 @@ package final class ConsentSession<WebView: CMPWebView>: ConsentSessionOwner {
         return true
     }
 
-    /// Starts the run: attaches the bridge to the web view (a pre-warmed one is attached already) and waits, in a task
-    /// the session holds, until the run is over. A pre-warm released before this call is replaced by a fresh bridge in
-    /// a fresh web view (see the type's notes). Calling it again does nothing.
+    /// Starts the run: attaches the bridge to the web view (a pre-warmed one is attached already) and starts it; the
+    /// session collects the run's outcome from the bridge's events and holds itself until the run is over. A pre-warm
+    /// released before this call is replaced by a fresh bridge in a fresh web view (see the type's notes). Calling it
+    /// again does nothing.
+    ///
+    /// What `ConsentBridge.run(in:)` does, without its event stream: a stream's consumer is resumed by Swift's
+    /// runtime through its global executor (a thread hop for every event), while the delegate hears each event, and
+    /// the detach that ends the run, synchronously on the main actor.
     package func start() {
-        guard runTask == nil, phase != .released else { return }
+        guard !started, phase != .released else { return }
         if bridge.state == .invalidated { replaceReleasedPrewarm() }
-        let bridge = bridge
-        let webView = webView
-        // `ConsentBridge.run(in:)`, with the attach and the start now, not when the task first runs: a showing or a
-        // page message right after this call reaches a started bridge.
-        let stream = bridge.events()
+        started = true
+        runHold = self
         bridge.attach(to: webView)
         bridge.start()
-        runTask = Task { @MainActor in
-            var outcome = ConsentOutcome()
-            for await event in stream { outcome.record(event) }
-            bridge.invalidate()
-            self.runEnded(webView)
-            self.runDidEnd(outcome)
-        }
     }
 
     /// Tells the session what UIKit or SwiftUI reported, and performs what its lifecycle answers.
@@ -188,8 +194,10 @@ package final class ConsentSession<WebView: CMPWebView>: ConsentSessionOwner {
             case .dismiss:
                 onDismiss?()
             case .release:
-                runTask?.cancel()
-                bridge.invalidate()
+                // A tracking request already made cannot be withdrawn (the system's alert may still come): the UI
+                // ends and the run ends once the request settled (`BridgeMachine.finish` carries it over), the
+                // bridge holding the gate meanwhile; the session holds itself until then (`runHold`).
+                if bridge.isTrackingRequestInFlight { bridge.endPresentation() } else { bridge.invalidate() }
                 release(webView)
                 keepAlive = nil
             case .deliverOutcome:
@@ -203,7 +211,22 @@ package final class ConsentSession<WebView: CMPWebView>: ConsentSessionOwner {
     /// Hands the event to the view (or keeps it until the view listens), then reports a finished page.
     package func bridge(_ bridge: ConsentBridge, didReceive event: ConsentBridgeEvent) {
         guard bridge === self.bridge else { return }
+        if started { collected.record(event) }
         receive(event)
+    }
+
+    /// The run is over (the bridge detached: no event follows). Its end is handled in a main-actor turn of its own,
+    /// not inside the bridge's effects (the app's `onFinish` may run then).
+    package func bridgeDidDetach(_ bridge: ConsentBridge) {
+        guard bridge === self.bridge, started, outcome == nil, !runEnding else { return }
+        runEnding = true
+        let webView = webView
+        let outcome = collected
+        Task { @MainActor in
+            self.runEnded(webView)
+            self.runDidEnd(outcome)
+            self.runHold = nil
+        }
     }
 
     private func receive(_ event: ConsentBridgeEvent) {
@@ -230,8 +253,19 @@ package final class ConsentSession<WebView: CMPWebView>: ConsentSessionOwner {
         if phase == .idle { keepAlive = nil }
     }
 
+    /// Delivers the outcome, once no tracking request over the bridge's client is in flight
+    /// (``TrackingRequestsInFlight``): another run's alert may be on screen, and the app starts its ad SDKs here.
     private func deliver() {
-        guard let outcome, !hasDelivered else { return }
+        guard let outcome, !hasDelivered, !waitsForTrackingRequests else { return }
+        let inFlight = bridge.trackingAuthorizer.identity.requestsInFlight
+        guard inFlight.isEmpty else {
+            waitsForTrackingRequests = true
+            // In a main-actor turn of its own: the last request settles inside its bridge's input.
+            return inFlight.whenNone { Task { @MainActor in
+                self.waitsForTrackingRequests = false
+                self.deliver()
+            } }
+        }
         hasDelivered = true
         keepAlive = nil
         onFinish?(outcome)
