@@ -27,8 +27,14 @@ extension IABKeySet {
     package init(
         mapping strings: ConsentStrings, gdprApplies: Bool? = nil, identity: CMPIdentity = CMPIdentity()
     ) throws(IABMappingError) {
-        let decoded = try strings.tcString.map { raw throws(IABMappingError) in try IABKeySet.decodeTCString(raw) }
-        try self.init(mapping: strings, gdprApplies: gdprApplies, identity: identity, decoded: decoded)
+        // (An `if let` rather than `Optional.map` with a throwing closure: the decoded model is passed on without
+        // being copied and destroyed through the generic `Optional` value witnesses.)
+        if let raw = strings.tcString {
+            let decoded = try IABKeySet.decodeTCString(raw)
+            try self.init(mapping: strings, gdprApplies: gdprApplies, identity: identity, decoded: decoded)
+        } else {
+            try self.init(mapping: strings, gdprApplies: gdprApplies, identity: identity, decoded: nil)
+        }
     }
 
     /// Decodes a TC string of consent (`IABTCF_TCString`). The one place that decides that a TC string is invalid,

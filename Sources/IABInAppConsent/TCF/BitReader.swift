@@ -34,17 +34,23 @@ struct BitReader {
     /// crosses it) replaces the byte-by-byte loop. Both reads are bounds-checked against `bytes`.
     @inline(__always)
     func bits(_ count: Int) -> UInt64 {
+        bytes.withUnsafeBytes { BitReader.bits(count, at: position, in: $0) }
+    }
+
+    /// ``bits(_:)`` at bit `position` of `raw` (the decoded segment's bytes). Requires `position + count <= limit`
+    /// (so `<= raw.count * 8`); the byte-by-byte tail reads are bounds-checked like `Array`'s subscript.
+    @inline(__always)
+    static func bits(_ count: Int, at position: Int, in raw: UnsafeRawBufferPointer) -> UInt64 {
         guard count > 0 else { return 0 }
         let byteIndex = position &>> 3
         let shift = position & 7
-        if byteIndex <= bytes.count &- 8 {
-            var word = bytes.withUnsafeBytes { raw in
-                UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: byteIndex, as: UInt64.self))
-            }
+        if byteIndex <= raw.count &- 8 {
+            var word = UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: byteIndex, as: UInt64.self))
             word = word &<< UInt64(shift)
             if shift + count > 64 {
-                // The field's last bit is in byte `byteIndex + 8`, which exists: position + count <= bytes.count * 8.
-                word |= UInt64(bytes[byteIndex + 8]) &>> UInt64(8 - shift)
+                // The field's last bit is in byte `byteIndex + 8`, which exists: position + count <= raw.count * 8.
+                precondition(byteIndex + 8 < raw.count, "BitReader.bits: read past the segment")
+                word |= UInt64(raw[byteIndex + 8]) &>> UInt64(8 - shift)
             }
             return word &>> UInt64(64 - count)
         }
@@ -52,7 +58,8 @@ struct BitReader {
         var left = count
         var position = position
         while left > 0 {
-            let byte = UInt64(bytes[position >> 3])
+            precondition(position >> 3 < raw.count, "BitReader.bits: read past the segment")
+            let byte = UInt64(raw[position >> 3])
             let available = 8 - (position & 7)
             let take = Swift.min(available, left)
             let bits = (byte >> UInt64(available - take)) & ((1 << UInt64(take)) - 1)
@@ -82,18 +89,26 @@ struct BitReader {
             position += count
             return IDSet(word: word)
         }
-        // Every read below is in bounds: `count <= remaining` was checked once for the whole field. (Appending to
-        // reserved storage: `Array(unsafeUninitializedCapacity:)` of UInt64 looks up its generic metadata at run
-        // time, which costs more than the reads.)
+        // Every read below is in bounds: `count <= remaining` was checked once for the whole field. The words are
+        // written through one pointer into storage zeroed once: no per-word append (capacity and uniqueness checks),
+        // and the segment's bytes are opened once for the whole field rather than once per word. (Zero-filled rather
+        // than `Array(unsafeUninitializedCapacity:)` or `Array(repeating:count:)` of UInt64, whose generic metadata
+        // lookup at run time costs more than the reads.)
+        let wordCount = (count + 63) / 64
         var words: [UInt64] = []
-        words.reserveCapacity((count + 63) / 64)
-        var done = 0
-        while done < count {
-            let take = Swift.min(64, count - done)
-            words.append((bits(take) << UInt64(64 - take)).bitReversed)
-            position += take
-            done += take
+        words.reserveCapacity(wordCount)
+        words.append(contentsOf: repeatElement(0, count: wordCount))
+        let start = position
+        bytes.withUnsafeBytes { raw in
+            words.withUnsafeMutableBufferPointer { out in
+                for index in 0..<wordCount {
+                    let take = Swift.min(64, count &- index &* 64)
+                    let bits = BitReader.bits(take, at: start &+ index &* 64, in: raw)
+                    out[index] = (bits &<< UInt64(64 &- take)).bitReversed
+                }
+            }
         }
+        position += count
         return IDSet(words: words)
     }
 
