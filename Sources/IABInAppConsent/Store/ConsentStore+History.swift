@@ -61,7 +61,7 @@ extension ConsentStore {
         var text = Data("[".utf8)
         for (index, item) in encoded.enumerated() {
             if index > 0 { text.append(UInt8(ascii: ",")) }
-            text.append(item.data)
+            text.append(contentsOf: item.data)
         }
         text.append(UInt8(ascii: "]"))
         let result = String(decoding: text, as: UTF8.self)
@@ -72,13 +72,13 @@ extension ConsentStore {
     /// Each entry's JSON, and whether it is a report.
     private static func encodedEntries(
         _ entries: [ConsentHistoryEntry]
-    ) throws(ConsentStoreError) -> [(data: Data, isReport: Bool)] {
+    ) throws(ConsentStoreError) -> [(data: [UInt8], isReport: Bool)] {
         let encoder = JSONEncoder()
-        var encoded: [(data: Data, isReport: Bool)] = []
+        var encoded: [(data: [UInt8], isReport: Bool)] = []
         encoded.reserveCapacity(entries.count)
         for item in entries {
             do {
-                encoded.append((try encoder.encode(item), item.provenance.action.isReport))
+                encoded.append((Array(try encoder.encode(item)), item.provenance.action.isReport))
             } catch {
                 throw .recordNotEncodable(reason: "history entry: \(error)")
             }
@@ -86,8 +86,10 @@ extension ConsentStore {
         return encoded
     }
 
-    /// The history text written last and its entries' JSON, process-wide (keyed by the text).
-    private static let historyCache = DecodeCache<[(data: Data, isReport: Bool)]>()
+    /// The history text written last and its entries' JSON, process-wide (keyed by the text). Bytes as `[UInt8]`, not
+    /// `Data`: `Data`'s inline-slice representation keeps its storage pointer with enum tag bits set, which
+    /// LeakSanitizer cannot follow, so a cached `Data` was reported as a leak by the fuzz targets under ASan.
+    private static let historyCache = DecodeCache<[(data: [UInt8], isReport: Bool)]>()
 
     /// The entries of stored history text; empty when it cannot be read.
     static func decodeHistory(_ text: String) -> [ConsentHistoryEntry] {
