@@ -93,10 +93,12 @@ public final class FakeTrackingAuthorizer {
     /// flight: one alert at a time).
     public var client: TrackingAuthorizer {
         if let made { return made }
+        // `weak`: the fake keeps its client, so a strong capture would be a cycle (the fake and its client never freed;
+        // LeakSanitizer reports it). A client used after its fake is gone sees `.notDetermined` and never waits.
         let client = TrackingAuthorizer(
-            status: { [self] in self.status },
-            request: { [self] in await self.request() },
-            waitUntilActive: { [self] in await self.waitUntilActive() }
+            status: { [weak self] in self?.status ?? .notDetermined },
+            request: { [weak self] in await self?.request() ?? .notDetermined },
+            waitUntilActive: { [weak self] in await self?.waitUntilActive() }
         )
         made = client
         return client
