@@ -113,7 +113,7 @@ public struct ConsentStore: Sendable {
     }
 
     /// ``apply(_:record:provenance:details:now:)`` only when the stored record is still `expected` (checked under the
-    /// same lock as the write): otherwise it writes nothing and throws ``ConsentStoreError/recordChanged(current:)``
+    /// same lock as the write): otherwise it writes nothing and throws ``ConsentStoreError/recordChanged(current:version:)``
     /// with the record in force. Returns the version it leaves (`expected` when a report changed nothing).
     package func apply(
         _ keys: MappedIABKeys, record: ConsentRecord?, provenance: ConsentProvenance, details: [String: String] = [:],
