@@ -323,7 +323,7 @@ enum Bench {
         let keys = try IABKeySet(
             mapping: ConsentStrings(tcString: sample.string), gdprApplies: true, identity: CMPIdentity(id: 300))
         try store.apply(checking: keys, record: ConsentRecord(
-            tcString: sample.string, nonTCFData: nonTCFData,
+            strings: ConsentStrings(tcString: sample.string), nonTCFData: nonTCFData,
             expirationDate: Date().addingTimeInterval(86_400 * 365), configVersion: "7", savedAt: Date()),
             provenance: ConsentProvenance(.cmpPage, .userChoice))
         guard store.record() != nil else { throw BenchError("the stored record did not read back") }

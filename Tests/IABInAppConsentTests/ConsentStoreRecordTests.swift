@@ -17,9 +17,10 @@ import Testing
     ])
 
     static func record(_ data: JSONValue?) -> ConsentRecord {
-        ConsentRecord(tcString: "CQ-x", nonTCFData: data, gppString: "DBABTA~1YNN", usPrivacy: "1YNN",
-                      expirationDate: Date(timeIntervalSince1970: 1_900_000_000.5), crossDomainUserID: "cd",
-                      configVersion: "12", savedAt: Date(timeIntervalSince1970: 1_750_000_000.75))
+        ConsentRecord(
+            strings: ConsentStrings(tcString: "CQ-x", gppString: "DBABTA~1YNN", usPrivacy: "1YNN"), nonTCFData: data,
+            expirationDate: Date(timeIntervalSince1970: 1_900_000_000.5), crossDomainUserID: "cd", configVersion: "12",
+            savedAt: Date(timeIntervalSince1970: 1_750_000_000.75))
     }
 
     @Test(arguments: Backend.allCases)

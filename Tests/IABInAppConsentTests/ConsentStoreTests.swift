@@ -60,9 +60,10 @@ import Testing
     ])
 
     static let record = ConsentRecord(
-        tcString: "CQ-first", nonTCFData: .object(["a": .array([.number(1.5), .null, .bool(true)])]),
-        additionalConsent: "2~1~dv.", expirationDate: Date(timeIntervalSince1970: 1_800_000_000.25),
-        crossDomainUserID: "u-1", configVersion: "v9", savedAt: Date(timeIntervalSince1970: 1_700_000_000.123))
+        strings: ConsentStrings(tcString: "CQ-first", additionalConsent: "2~1~dv."),
+        nonTCFData: .object(["a": .array([.number(1.5), .null, .bool(true)])]),
+        expirationDate: Date(timeIntervalSince1970: 1_800_000_000.25), crossDomainUserID: "u-1", configVersion: "v9",
+        savedAt: Date(timeIntervalSince1970: 1_700_000_000.123))
 
     @Test(arguments: Backend.allCases)
     func applyThenRead(_ backend: Backend) throws {

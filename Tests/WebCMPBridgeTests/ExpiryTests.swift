@@ -10,7 +10,7 @@ import Testing
     private func record(_ tcString: String? = TestStrings.acceptAll, savedDaysAgo: Double = 1, expiresIn: Double? = nil,
                         configVersion: String? = "3") -> ConsentRecord {
         ConsentRecord(
-            tcString: tcString, expirationDate: expiresIn.map { now.addingTimeInterval($0) },
+            strings: ConsentStrings(tcString: tcString), expirationDate: expiresIn.map { now.addingTimeInterval($0) },
             configVersion: configVersion, savedAt: now.addingTimeInterval(-savedDaysAgo * 86_400))
     }
 

@@ -134,7 +134,8 @@ import Testing
     func storeRoundTripOfRealKeys(_ fixture: Case) throws {
         let store = ConsentStore.inMemory()
         let keys = try fixture.input.mapped()
-        try store.apply(keys, record: ConsentRecord(tcString: fixture.input.tcString, savedAt: Date()))
+        try store.apply(keys, record: ConsentRecord(
+            strings: ConsentStrings(tcString: fixture.input.tcString), savedAt: Date()))
         #expect(store.iabKeys() == keys)
     }
 }

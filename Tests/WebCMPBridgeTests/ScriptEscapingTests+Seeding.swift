@@ -18,8 +18,9 @@ extension ScriptEscapingTests {
             """
         for (index, string) in strings.enumerated() {
             let other = strings[(index + 1) % strings.count]
-            let record = ConsentRecord(tcString: string, additionalConsent: other, gppString: other, usPrivacy: string,
-                                       savedAt: Date())
+            let record = ConsentRecord(
+                strings: ConsentStrings(tcString: string, additionalConsent: other, gppString: other, usPrivacy: string),
+                savedAt: Date())
             let configuration = SharingConfiguration(contentOrigins: ["https://news.example"], entries: [
                 SharingEntry(name: other, value: .tcString, storage: [.cookie, .localStorage]),
                 SharingEntry(name: "ac", value: .additionalConsent, storage: [.localStorage]),

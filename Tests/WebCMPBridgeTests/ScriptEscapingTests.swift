@@ -64,10 +64,12 @@ import Testing
             let other = strings[(index + 1) % strings.count]
             let forwarder = CMPScripts.tcfForwarderSource(handlerName: string, apiWaitMilliseconds: 0)
             let install = ConsentSharing.userScript(record: ConsentRecord(
-                tcString: string, additionalConsent: other, gppString: string, usPrivacy: other, savedAt: Date()),
+                strings: ConsentStrings(tcString: string, additionalConsent: other, gppString: string, usPrivacy: other),
+                savedAt: Date()),
                 keys: IABKeySet()).source
             let update = ConsentSharing.updateScript(record: ConsentRecord(
-                tcString: other, additionalConsent: string, gppString: other, usPrivacy: string, savedAt: Date()),
+                strings: ConsentStrings(tcString: other, additionalConsent: string, gppString: other, usPrivacy: string),
+                savedAt: Date()),
                 keys: IABKeySet())
             script += """
                 (() => {
@@ -106,8 +108,8 @@ import Testing
 
     @Test func cookieDataInjectionRunsInARealEngine() throws {
         let record = ConsentRecord(
-            tcString: "CQ\"');alert(1)//", nonTCFData: .object(["k": .string("</script>\u{2028}")]),
-            additionalConsent: "2~1~dv.", savedAt: Date(timeIntervalSince1970: 0))
+            strings: ConsentStrings(tcString: "CQ\"');alert(1)//", additionalConsent: "2~1~dv."),
+            nonTCFData: .object(["k": .string("</script>\u{2028}")]), savedAt: Date(timeIntervalSince1970: 0))
         let script = """
             const window = { postMessage(message, target) { process.stdout.write(JSON.stringify([message, target])); } };
             \(CMPScripts.cookieData(record: record, targetOrigin: "https://cmp.example.com\"'</script>"))

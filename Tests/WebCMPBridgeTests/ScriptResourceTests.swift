@@ -136,8 +136,9 @@ import Testing
     }
 
     static func record(_ strings: [String]) -> ConsentRecord {
-        ConsentRecord(tcString: strings[0], additionalConsent: strings[1], gppString: strings[2], usPrivacy: strings[3],
-                      savedAt: Date(timeIntervalSince1970: 1_750_000_000.5))
+        ConsentRecord(
+            strings: ConsentStrings(tcString: strings[0], additionalConsent: strings[1], gppString: strings[2], usPrivacy: strings[3]),
+            savedAt: Date(timeIntervalSince1970: 1_750_000_000.5))
     }
 
     /// Install and update scripts with hostile strings in every stored field: the page's state, its `__tcfapi` and the

@@ -70,10 +70,10 @@ extension SharingScriptTests {
         """
 
     static let frameRecord = ConsentRecord(
-        tcString: TestStrings.acceptAll, gppString: "DBABMA~" + TestStrings.acceptAll, usPrivacy: "1YNN",
+        strings: ConsentStrings(tcString: TestStrings.acceptAll, gppString: "DBABMA~" + TestStrings.acceptAll, usPrivacy: "1YNN"),
         savedAt: Date(timeIntervalSince1970: 1))
     static let frameChanged = ConsentRecord(
-        tcString: TestStrings.rejectAll, gppString: "DBABMA~" + TestStrings.rejectAll, usPrivacy: "1YYN",
+        strings: ConsentStrings(tcString: TestStrings.rejectAll, gppString: "DBABMA~" + TestStrings.rejectAll, usPrivacy: "1YYN"),
         savedAt: Date(timeIntervalSince1970: 2))
 
     func install(_ record: ConsentRecord = Self.frameRecord) throws -> String {

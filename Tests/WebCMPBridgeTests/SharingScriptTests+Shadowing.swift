@@ -7,7 +7,9 @@ extension SharingScriptTests {
     /// A page CMP that loads after the sharing script (the IAB reference stub checks for its locator frame, not for an
     /// existing `__tcfapi`) replaces the native-backed APIs and answers itself; `active()` reports which one answers.
     @Test func pageCMPLoadingLaterReplacesTheNativeBackedAPIs() throws {
-        let record = ConsentRecord(tcString: TestStrings.acceptAll, gppString: "DBABMA~" + TestStrings.acceptAll, savedAt: Date())
+        let record = ConsentRecord(
+            strings: ConsentStrings(tcString: TestStrings.acceptAll, gppString: "DBABMA~" + TestStrings.acceptAll),
+            savedAt: Date())
         let script = Self.page + """
             \(ConsentSharing.userScript(record: record, keys: try keys(TestStrings.acceptAll)).source)
             const before = window.__webcmpSharing.active();

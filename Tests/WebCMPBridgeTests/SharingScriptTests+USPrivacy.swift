@@ -10,8 +10,12 @@ extension SharingScriptTests {
     }
 
     @Test func uspapiAnswersFromTheStoredUSPrivacyStringAndFollowsUpdates() throws {
-        let record = ConsentRecord(tcString: TestStrings.acceptAll, usPrivacy: "1YNN", savedAt: Date(timeIntervalSince1970: 1))
-        let updated = ConsentRecord(tcString: TestStrings.acceptAll, usPrivacy: "1YYN", savedAt: Date(timeIntervalSince1970: 2))
+        let record = ConsentRecord(
+            strings: ConsentStrings(tcString: TestStrings.acceptAll, usPrivacy: "1YNN"),
+            savedAt: Date(timeIntervalSince1970: 1))
+        let updated = ConsentRecord(
+            strings: ConsentStrings(tcString: TestStrings.acceptAll, usPrivacy: "1YYN"),
+            savedAt: Date(timeIntervalSince1970: 2))
         let keys = try keys(TestStrings.acceptAll)
         let script = Self.page + """
             \(ConsentSharing.userScript(record: record, keys: keys).source)
@@ -38,8 +42,11 @@ extension SharingScriptTests {
     /// No stored US Privacy string: "no uspData object could be returned" (success false), not "1---", which would say
     /// US Privacy does not apply; a string stored later is answered without reloading the page.
     @Test func uspapiWithoutAStoredStringReportsNoData() throws {
-        let record = ConsentRecord(tcString: TestStrings.acceptAll, savedAt: Date(timeIntervalSince1970: 1))
-        let later = ConsentRecord(tcString: TestStrings.acceptAll, usPrivacy: "1---", savedAt: Date(timeIntervalSince1970: 2))
+        let record = ConsentRecord(
+            strings: ConsentStrings(tcString: TestStrings.acceptAll), savedAt: Date(timeIntervalSince1970: 1))
+        let later = ConsentRecord(
+            strings: ConsentStrings(tcString: TestStrings.acceptAll, usPrivacy: "1---"),
+            savedAt: Date(timeIntervalSince1970: 2))
         let keys = try keys(TestStrings.acceptAll)
         let script = Self.page + """
             \(ConsentSharing.userScript(record: nil, keys: IABKeySet()).source)
@@ -59,7 +66,8 @@ extension SharingScriptTests {
     }
 
     @Test func pageWithItsOwnUSPAPIKeepsIt() throws {
-        let record = ConsentRecord(tcString: TestStrings.acceptAll, usPrivacy: "1YNN", savedAt: Date())
+        let record = ConsentRecord(
+            strings: ConsentStrings(tcString: TestStrings.acceptAll, usPrivacy: "1YNN"), savedAt: Date())
         let script = Self.page + """
             window.__uspapi = (command, version, callback) => callback({ version: 1, uspString: '1NNN' }, true);
             \(ConsentSharing.userScript(record: record, keys: try keys(TestStrings.acceptAll)).source)

@@ -32,8 +32,10 @@ import Testing
     @Test func tcfapiAnswersFromStoredConsentAndUpdatesListeners() throws {
         let first = TestStrings.acceptAll
         let second = TestStrings.rejectAll
-        let record = ConsentRecord(tcString: first, additionalConsent: "2~1~dv.", savedAt: Date(timeIntervalSince1970: 1))
-        let updated = ConsentRecord(tcString: second, savedAt: Date(timeIntervalSince1970: 2))
+        let record = ConsentRecord(
+            strings: ConsentStrings(tcString: first, additionalConsent: "2~1~dv."),
+            savedAt: Date(timeIntervalSince1970: 1))
+        let updated = ConsentRecord(strings: ConsentStrings(tcString: second), savedAt: Date(timeIntervalSince1970: 2))
         let install = ConsentSharing.userScript(record: record, keys: try keys(first)).source
         let script = Self.page + """
             \(install)
@@ -86,7 +88,7 @@ import Testing
 
     @Test func pageWithItsOwnCMPKeepsIt() throws {
         let install = ConsentSharing.userScript(
-            record: ConsentRecord(tcString: TestStrings.acceptAll, savedAt: Date()), keys: try keys(TestStrings.acceptAll)).source
+            record: ConsentRecord(strings: ConsentStrings(tcString: TestStrings.acceptAll), savedAt: Date()), keys: try keys(TestStrings.acceptAll)).source
         let script = Self.page + """
             window.__tcfapi = () => 'own';
             \(install)
@@ -97,7 +99,8 @@ import Testing
 
     @Test func gppStubAnswers() throws {
         let gpp = "DBABMA~" + TestStrings.acceptAll
-        let record = ConsentRecord(tcString: TestStrings.acceptAll, gppString: gpp, savedAt: Date())
+        let record = ConsentRecord(
+            strings: ConsentStrings(tcString: TestStrings.acceptAll, gppString: gpp), savedAt: Date())
         let script = Self.page + """
             \(ConsentSharing.userScript(record: record, keys: try keys(TestStrings.acceptAll, gpp: gpp)).source)
             const events = [];

@@ -18,8 +18,9 @@ import Testing
         """
     }
 
-    static let record = ConsentRecord(tcString: TestStrings.acceptAll, gppString: "DBABMA~" + TestStrings.acceptAll,
-                                      usPrivacy: "1YNN", savedAt: Date(timeIntervalSince1970: 1))
+    static let record = ConsentRecord(
+        strings: ConsentStrings(tcString: TestStrings.acceptAll, gppString: "DBABMA~" + TestStrings.acceptAll, usPrivacy: "1YNN"),
+        savedAt: Date(timeIntervalSince1970: 1))
 
     static func run(_ configuration: SharingConfiguration, origin: String, scheme: String = "https:",
                     topFrame: Bool = true, record: ConsentRecord? = record) throws -> JSONValue {
@@ -78,7 +79,7 @@ import Testing
     /// undo, no attribute injection), but still goes to local storage verbatim.
     @Test func unsafeCookieValuesAreNotWrittenAsCookies() throws {
         let hostile = "CQ; path=/evil; domain=.example\u{2028}\""
-        let record = ConsentRecord(tcString: hostile, savedAt: Date())
+        let record = ConsentRecord(strings: ConsentStrings(tcString: hostile), savedAt: Date())
         let configuration = SharingConfiguration(contentOrigins: ["https://news.example"], entries: [
             SharingEntry(name: "euconsent-v2", value: .tcString, storage: [.cookie, .localStorage]),
             SharingEntry(name: "bad name", value: .tcString, storage: [.cookie]),

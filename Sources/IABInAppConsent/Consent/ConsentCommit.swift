@@ -93,7 +93,12 @@ package struct ConsentCommit: Sendable {
         // A TCF CMP whose TCData says GDPR does not apply answers with an empty TC string: that is the page's answer,
         // stored as `IABTCF_gdprApplies = 0` without a TC string (TCF CMP API v2.2, "gdprApplies" and "tcString").
         let gdprDoesNotApply = strings.isEmpty && payload.gdprApplies == false
-        guard !strings.isEmpty || gdprDoesNotApply, !Self.isBareGPPHeader(strings) else { throw .noConsent }
+        // The GPP string is parsed once, here; a parse error is thrown where the mapping would throw it (after the
+        // TC string's), so that the first problem reported stays the same.
+        let gpp = Result { () throws(IABMappingError) in try IABKeySet.parseGPPString(strings.gppString) }
+        guard !strings.isEmpty || gdprDoesNotApply, !Self.isBareGPPHeader(strings, parsed: try? gpp.get()) else {
+            throw .noConsent
+        }
         let decoded: TCString?
         do {
             decoded = try strings.tcString.map { raw throws(IABMappingError) in try IABKeySet.decodeTCString(raw) }
@@ -116,7 +121,8 @@ package struct ConsentCommit: Sendable {
             reportedVersion: reported?.version, tcString: decoded)
         var mapped: IABKeySet
         do {
-            mapped = try IABKeySet(mapping: strings, gdprApplies: gdprApplies, identity: identity, decoded: decoded)
+            mapped = try IABKeySet(
+                mapping: strings, gdprApplies: gdprApplies, identity: identity, decoded: decoded, gpp: try gpp.get())
         } catch {
             throw .invalidMapping(error)
         }
@@ -182,11 +188,10 @@ package struct ConsentCommit: Sendable {
     }
 
     /// Whether the only consent string is a GPP string without any section: a GPP CMP's signal before the user chose
-    /// (e.g. `DBAA`), which is no consent.
-    static func isBareGPPHeader(_ strings: ConsentStrings) -> Bool {
-        guard strings.tcString == nil, strings.usPrivacy == nil, let gpp = strings.gppString,
-            let parsed = try? GPPString(parsing: gpp)
-        else { return false }
+    /// (e.g. `DBAA`), which is no consent. `parsed`: the GPP string as the mapping parsed it (`nil` when there is none
+    /// or it is invalid: the mapping then refuses it).
+    static func isBareGPPHeader(_ strings: ConsentStrings, parsed: GPPString?) -> Bool {
+        guard strings.tcString == nil, strings.usPrivacy == nil, let parsed else { return false }
         return parsed.sections.isEmpty
     }
 

@@ -43,25 +43,6 @@ public struct ConsentRecord: Sendable, Hashable {
         self.provenance = provenance
     }
 
-    /// Creates a record from the individual strings.
-    package init(
-        tcString: String? = nil,
-        nonTCFData: JSONValue? = nil,
-        additionalConsent: String? = nil,
-        gppString: String? = nil,
-        usPrivacy: String? = nil,
-        expirationDate: Date? = nil,
-        crossDomainUserID: String? = nil,
-        configVersion: String? = nil,
-        savedAt: Date
-    ) {
-        self.init(
-            strings: ConsentStrings(
-                tcString: tcString, additionalConsent: additionalConsent, gppString: gppString, usPrivacy: usPrivacy),
-            nonTCFData: nonTCFData, expirationDate: expirationDate, crossDomainUserID: crossDomainUserID,
-            configVersion: configVersion, savedAt: savedAt)
-    }
-
     /// The TC string.
     public var tcString: String? { strings.tcString }
     /// The Google Additional Consent string.

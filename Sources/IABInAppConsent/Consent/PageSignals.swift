@@ -44,7 +44,8 @@ package struct PageSignals: Sendable, Hashable {
         guard payload.strings.gppString != gppString || payload.strings.gppApplicableSections != sections else {
             return nil
         }
-        if reportsStatus, payload.strings.isEmpty, ConsentCommit.isBareGPPHeader(ConsentStrings(gppString: gppString)) {
+        if reportsStatus, payload.strings.isEmpty, ConsentCommit.isBareGPPHeader(
+            ConsentStrings(gppString: gppString), parsed: try? IABKeySet.parseGPPString(gppString)) {
             return nil
         }
         payload.action = userActed ? .userChoice : .signalUpdate

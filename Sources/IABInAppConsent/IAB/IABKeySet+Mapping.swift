@@ -31,10 +31,22 @@ extension IABKeySet {
         // being copied and destroyed through the generic `Optional` value witnesses.)
         if let raw = strings.tcString {
             let decoded = try IABKeySet.decodeTCString(raw)
-            try self.init(mapping: strings, gdprApplies: gdprApplies, identity: identity, decoded: decoded)
+            try self.init(
+                mapping: strings, gdprApplies: gdprApplies, identity: identity, decoded: decoded,
+                gpp: try IABKeySet.parseGPPString(strings.gppString))
         } else {
-            try self.init(mapping: strings, gdprApplies: gdprApplies, identity: identity, decoded: nil)
+            try self.init(
+                mapping: strings, gdprApplies: gdprApplies, identity: identity, decoded: nil,
+                gpp: try IABKeySet.parseGPPString(strings.gppString))
         }
+    }
+
+    /// Parses a GPP string for the mapping (``GPPString/init(validatingForMapping:)``): the one place that decides
+    /// that a GPP string is invalid, for the mapping and for ``ConsentCommit``, which parses it once per save and
+    /// hands the result to ``init(mapping:gdprApplies:identity:decoded:gpp:)``.
+    static func parseGPPString(_ raw: String?) throws(IABMappingError) -> GPPString? {
+        guard let raw else { return nil }
+        return try GPPString(validatingForMapping: raw)
     }
 
     /// Decodes a TC string of consent (`IABTCF_TCString`). The one place that decides that a TC string is invalid,
@@ -48,12 +60,14 @@ extension IABKeySet {
         }
     }
 
-    /// Maps consent whose TC string the caller has already decoded (`decoded` must be the decoding of
-    /// `strings.tcString`), with the identity ``ConsentCommit`` resolved.
+    /// Maps consent whose TC string and GPP string the caller has already decoded and parsed (`decoded` must be the
+    /// decoding of `strings.tcString`, `gpp` the ``parseGPPString(_:)`` of `strings.gppString`), with the identity
+    /// ``ConsentCommit`` resolved.
     init(
-        mapping strings: ConsentStrings, gdprApplies: Bool?, identity: CMPIdentity, decoded: TCString?
+        mapping strings: ConsentStrings, gdprApplies: Bool?, identity: CMPIdentity, decoded: TCString?,
+        gpp: GPPString?
     ) throws(IABMappingError) {
-        let gpp = try strings.gppString.map { raw throws(IABMappingError) in try GPPString(validatingForMapping: raw) }
+        assert(gpp?.rawValue == strings.gppString, "IABKeySet(mapping:): gpp is not the parsing of strings.gppString")
         let additionalConsent = try strings.additionalConsent.map { raw throws(IABMappingError) in
             try IABKeySet.validatedAdditionalConsent(raw)
         }
