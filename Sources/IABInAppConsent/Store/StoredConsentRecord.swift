@@ -70,20 +70,18 @@ struct StoredConsentRecord: Sendable {
         maximumBytes: 16 * 1024 * 1024, maximumDepth: 256, maximumStringBytes: 16 * 1024 * 1024,
         maximumElements: 1_000_000)
 
-    /// `data` as JSON text that ``parseNonTCFData(_:)`` reads back equal.
+    /// `data` as JSON text that ``parseNonTCFData(_:)`` reads back equal (``JSONValue/jsonText(limits:)`` checks
+    /// ``nonTCFDataLimits`` as the parser does; debug builds parse the text back to prove it).
     /// - Throws: ``ConsentStoreError/recordNotEncodable(reason:)`` for non-finite numbers or data beyond
     ///   ``nonTCFDataLimits``.
     static func encodeNonTCFData(_ data: JSONValue) throws(ConsentStoreError) -> String {
         let text: String
         do {
-            text = String(decoding: try JSONEncoder().encode(data), as: UTF8.self)
+            text = try data.jsonText(limits: nonTCFDataLimits)
         } catch {
             throw .recordNotEncodable(reason: "non-TCF data: \(error)")
         }
-        guard parseNonTCFData(text) == data else {
-            throw .recordNotEncodable(reason: "non-TCF data does not read back equal (deeper than "
-                + "\(nonTCFDataLimits.maximumDepth) levels or too large)")
-        }
+        assert(parseNonTCFData(text) == data, "non-TCF data does not read back equal: \(text)")
         return text
     }
 
