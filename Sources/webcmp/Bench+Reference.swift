@@ -98,7 +98,7 @@ extension Bench {
     /// A TC string with vendors 1…`maximum` (about half of them, pseudo-random, in each vendor section), the given
     /// restrictions (purpose, number of never-adjacent vendors) and DisclosedVendors.
     private static func referenceString(maximum: Int, restrictions: [(Int, Int)], disclosed: Disclosed) throws -> String {
-        var random = SplitMix(seed: 0xC0FFEE)
+        var random = SplitMix64(state: 0xC0FFEE)
         func scattered(_ maximum: Int) -> IDSet {
             var set = IDSet()
             for id in 1...maximum where random.next() & 1 == 1 { set.insert(id) }

@@ -124,7 +124,7 @@ enum Bench {
     /// A realistic TCF 2.2 string: 1,000 vendors, restrictions, DisclosedVendors; vendor sets chosen so that the
     /// encoder picks the named encoding (dense pseudo-random ids → bitfield, a few long runs → ranges).
     static func samples() throws -> [Sample] {
-        var random = SplitMix(seed: 0x5EED)
+        var random = SplitMix64(state: 0x5EED)
         var scattered = IDSet()
         var scatteredLI = IDSet()
         for id in 1...1_000 {
@@ -411,19 +411,4 @@ struct BenchError: Error, CustomStringConvertible {
     let description: String
 
     init(_ description: String) { self.description = description }
-}
-
-/// SplitMix64: a tiny deterministic generator, so the bench strings are the same on every run.
-struct SplitMix {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

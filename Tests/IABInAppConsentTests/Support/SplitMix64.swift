@@ -1,5 +1,6 @@
 /// A deterministic random number generator (SplitMix64), so that property and fuzz tests reproduce from their seed.
-/// One file for both test targets: `Tests/WebCMPBridgeTests/Fakes/SplitMix64.swift` is a symbolic link to it.
+/// One file for both test targets and `webcmp bench`'s sample strings: `Tests/WebCMPBridgeTests/Fakes/SplitMix64.swift`
+/// and `Sources/webcmp/SplitMix64.swift` are symbolic links to it.
 struct SplitMix64: RandomNumberGenerator {
     var state: UInt64
 

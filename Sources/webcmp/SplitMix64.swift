@@ -1,0 +1,1 @@
+../../Tests/IABInAppConsentTests/Support/SplitMix64.swift
