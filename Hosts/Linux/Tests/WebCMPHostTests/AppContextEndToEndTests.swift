@@ -15,8 +15,8 @@ import WebCMPBridge
         trackingStatusBeforeLastRequest: .notDetermined, colorScheme: .dark, dynamicTypeSize: .accessibility2,
         reduceMotion: true)
 
-    @Test func theFirstPageScriptSeesTheFrozenContextAndTheURLCarriesNone() throws {
-        let run = try E2E.run([
+    @Test func theFirstPageScriptSeesTheFrozenContextAndTheURLCarriesNone() async throws {
+        let run = try await E2E.run([
             Self.page, "--dialect", "tcf", "--app-context", "--timeout", "3", "--eval", "window.__sawContext",
         ])
         let saw = try #require(run.output["eval"]?.arrayValue?.first?.objectValue)
@@ -29,8 +29,8 @@ import WebCMPBridge
         #expect(saw["search"] == .string(""))
     }
 
-    @Test func withoutAContextThePageSeesNone() throws {
-        let run = try E2E.run([Self.page, "--dialect", "tcf", "--timeout", "3", "--eval", "window.__sawContext"])
+    @Test func withoutAContextThePageSeesNone() async throws {
+        let run = try await E2E.run([Self.page, "--dialect", "tcf", "--timeout", "3", "--eval", "window.__sawContext"])
         let saw = try #require(run.output["eval"]?.arrayValue?.first?.objectValue)
         #expect(saw["defined"] == .bool(false))
         #expect(saw["search"] == .string(""))

@@ -26,8 +26,8 @@ import WebCMPBridge
         run.events("diagnostic").compactMap { $0["message"]?.stringValue }
     }
 
-    @Test func unreachableHostedPageWithAFallbackStoresTheFallbacksSave() throws {
-        let run = try EndToEndTests.run([try Self.unreachableURL(), "--dialect", "gravito", "--fallback", Self.fallback,
+    @Test func unreachableHostedPageWithAFallbackStoresTheFallbacksSave() async throws {
+        let run = try await EndToEndTests.run([try Self.unreachableURL(), "--dialect", "gravito", "--fallback", Self.fallback,
                                          "--click", "accept-all", "--timeout", "15",
                                          "--eval", "location.origin", "--eval", "window.isSecureContext"])
         #expect(run.errorCodes == [])
@@ -42,12 +42,12 @@ import WebCMPBridge
         #expect(run.output["eval"]?.arrayValue == [.string("webcmp-fallback://app"), .bool(true)])
     }
 
-    @Test func unreachableHostedPageWithoutAFallbackFailsAndKeepsConsent() throws {
+    @Test func unreachableHostedPageWithoutAFallbackFailsAndKeepsConsent() async throws {
         let state = EndToEndTests.newState()
-        let first = try EndToEndTests.run([EndToEndTests.sample + "?dialect=gravito", "--dialect", "gravito",
+        let first = try await EndToEndTests.run([EndToEndTests.sample + "?dialect=gravito", "--dialect", "gravito",
                                            "--state", state, "--click", "reject-all"])
         #expect(first.events("consentReady").count == 1)
-        let run = try EndToEndTests.run([try Self.unreachableURL(), "--dialect", "gravito", "--state", state,
+        let run = try await EndToEndTests.run([try Self.unreachableURL(), "--dialect", "gravito", "--state", state,
                                          "--timeout", "15"])
         #expect(run.errorCodes == ["loadFailed"])
         #expect(run.events("uiFinished").first?["reason"] == .string("failed"))
@@ -55,8 +55,8 @@ import WebCMPBridge
         #expect(run.keys == first.keys)
     }
 
-    @Test func hostedPageAnswering500ShowsTheFallback() throws {
-        let run = try EndToEndTests.run([EndToEndTests.servers.0 + "/status/500", "--dialect", "gravito",
+    @Test func hostedPageAnswering500ShowsTheFallback() async throws {
+        let run = try await EndToEndTests.run([EndToEndTests.servers.0 + "/status/500", "--dialect", "gravito",
                                          "--fallback", Self.fallback, "--click", "reject-all", "--timeout", "15"])
         #expect(run.errorCodes == [])
         #expect(Self.diagnostics(run).first?.contains("500") == true)
@@ -64,9 +64,9 @@ import WebCMPBridge
         #expect(run.keys["IABTCF_PurposeConsents"] == .string(""))
     }
 
-    @Test func schemeHandlerRefusesPathsTheAppDidNotRegister() throws {
+    @Test func schemeHandlerRefusesPathsTheAppDidNotRegister() async throws {
         let fetch = "fetch(%@).then(function (r) { return 'status ' + r.status; }, function () { return 'refused'; })"
-        let run = try EndToEndTests.run([
+        let run = try await EndToEndTests.run([
             try Self.unreachableURL(), "--dialect", "gravito", "--fallback", Self.fallback, "--timeout", "15",
             "--eval", String(format: fetch, "'/index.html'"),
             "--eval", String(format: fetch, "'/README.md'"),
@@ -78,8 +78,8 @@ import WebCMPBridge
         ])
     }
 
-    @Test func checkReportsTheFallbackServedFromTheAppsScheme() throws {
-        let (status, output) = try EndToEndTests.host(["check", "--fallback", Self.fallback, "--dialect", "gravito",
+    @Test func checkReportsTheFallbackServedFromTheAppsScheme() async throws {
+        let (status, output) = try await EndToEndTests.host(["check", "--fallback", Self.fallback, "--dialect", "gravito",
                                                        "--click", "accept-all", "--timeout", "15"])
         #expect(status == 0)
         #expect(output.contains("PASS  hosted failure reported, fallback shown"))
@@ -87,8 +87,8 @@ import WebCMPBridge
         #expect(output.contains("PASS  accepts the injected record"))
     }
 
-    @Test func prewarmedPageIsPresentedWithoutANewLoad() throws {
-        let (status, stdout) = try EndToEndTests.host(["prewarm", EndToEndTests.sample + "?dialect=gravito",
+    @Test func prewarmedPageIsPresentedWithoutANewLoad() async throws {
+        let (status, stdout) = try await EndToEndTests.host(["prewarm", EndToEndTests.sample + "?dialect=gravito",
                                                        "--dialect", "gravito", "--click", "accept-all"])
         #expect(status == 0)
         let output = try JSONValue(parsing: stdout.trimmingCharacters(in: .whitespacesAndNewlines),

@@ -18,8 +18,8 @@ import WebCMPToolSupport
         return E2E.servers.0 + "/gpc-echo?frame=" + encoded
     }
 
-    static func share(state: String, _ extra: [String] = []) throws -> JSONValue {
-        let (status, stdout) = try E2E.host(["share", Self.page, "--state", state, "--eval", "window.__gpcReport",
+    static func share(state: String, _ extra: [String] = []) async throws -> JSONValue {
+        let (status, stdout) = try await E2E.host(["share", Self.page, "--state", state, "--eval", "window.__gpcReport",
                                              "--eval", "window.__gpcFrame", "--json"] + extra)
         #expect(status == 0, "\(stdout)")
         return try JSONValue(parsing: stdout.trimmingCharacters(in: .whitespacesAndNewlines),
@@ -27,16 +27,16 @@ import WebCMPToolSupport
     }
 
     /// A state whose consent the US-mode sample page stored: opted out (`1YYN`, usnat SaleOptOut = 1) or not.
-    static func usState(optedOut: Bool) throws -> String {
+    static func usState(optedOut: Bool) async throws -> String {
         let state = E2E.newState()
         let clicks = optedOut ? ["--click", "us-opt-out", "--click", "us-save"] : ["--click", "us-accept"]
-        let run = try E2E.run([E2E.sample + "?mode=us", "--state", state] + clicks)
+        let run = try await E2E.run([E2E.sample + "?mode=us", "--state", state] + clicks)
         #expect(run.keys["IABUSPrivacy_String"] == .string(optedOut ? "1YYN" : "1YNN"))
         return state
     }
 
-    @Test func anOptedOutUserSendsGPCToThePageAndItsCrossOriginFrame() throws {
-        let output = try Self.share(state: try Self.usState(optedOut: true))
+    @Test func anOptedOutUserSendsGPCToThePageAndItsCrossOriginFrame() async throws {
+        let output = try await Self.share(state: try Self.usState(optedOut: true))
         #expect(output["globalPrivacyControl"] == .object([
             "setting": .string("automatic"), "enabled": .bool(true),
             "requestHeaders": .object(["Sec-GPC": .string("1")]),
@@ -51,9 +51,9 @@ import WebCMPToolSupport
         #expect(output["navigatorGPC"] == .bool(true))
     }
 
-    @Test func aUserWhoDidNotOptOutSendsNothingUnlessTheAppSaysSo() throws {
-        let state = try Self.usState(optedOut: false)
-        let output = try Self.share(state: state)
+    @Test func aUserWhoDidNotOptOutSendsNothingUnlessTheAppSaysSo() async throws {
+        let state = try await Self.usState(optedOut: false)
+        let output = try await Self.share(state: state)
         #expect(output["globalPrivacyControl"]?["enabled"] == .bool(false))
         #expect(output["eval"] == .array([
             .object(["secGPC": .null, "navigatorGPC": .string("absent"), "accessor": .bool(false)]),
@@ -62,15 +62,15 @@ import WebCMPToolSupport
         #expect(output["navigatorGPC"] == .string("absent"))
 
         // The app's override: always on.
-        let always = try Self.share(state: state, ["--gpc", "always"])
+        let always = try await Self.share(state: state, ["--gpc", "always"])
         let evaluated = try #require(always["eval"]?.arrayValue)
         try #require(evaluated.count == 2)
         #expect(evaluated[0] == .object(["secGPC": .string("1"), "navigatorGPC": .bool(true), "accessor": .bool(true)]))
         #expect(evaluated[1]["navigatorGPC"] == .bool(true))
     }
 
-    @Test func theAppCanSwitchItOffForAnOptedOutUser() throws {
-        let output = try Self.share(state: try Self.usState(optedOut: true), ["--gpc", "never"])
+    @Test func theAppCanSwitchItOffForAnOptedOutUser() async throws {
+        let output = try await Self.share(state: try Self.usState(optedOut: true), ["--gpc", "never"])
         #expect(output["globalPrivacyControl"]?["setting"] == .string("never"))
         #expect(output["eval"] == .array([
             .object(["secGPC": .null, "navigatorGPC": .string("absent"), "accessor": .bool(false)]),

@@ -16,12 +16,12 @@ import WebCMPBridge
     static func index(_ run: E2E.Run, _ type: String) -> Int? { run.events.firstIndex { $0["type"] == .string(type) } }
 
     /// A page that loads (HTTP 200) but whose CMP script never starts: automatic mode times out; stored consent stays.
-    @Test func cmpThatNeverStartsTimesOutAndKeepsConsent() throws {
+    @Test func cmpThatNeverStartsTimesOutAndKeepsConsent() async throws {
         let state = E2E.newState()
-        let first = try E2E.run([Self.tcfPage, "--state", state, "--click", "accept-all"])
+        let first = try await E2E.run([Self.tcfPage, "--state", state, "--click", "accept-all"])
         #expect(first.errorCodes == [])
         #expect(first.keys["IABTCF_TCString"] == .string(Self.accept))
-        let stuck = try E2E.run([E2E.servers.0 + "/\(E2E.pages)/cmp-never-starts.html", "--state", state, "--timeout", "3"])
+        let stuck = try await E2E.run([E2E.servers.0 + "/\(E2E.pages)/cmp-never-starts.html", "--state", state, "--timeout", "3"])
         #expect(stuck.errorCodes == ["timeout"])
         #expect(stuck.events("uiReady").isEmpty)
         #expect(stuck.events("uiFinished").first?["reason"] == .string("timedOut"))
@@ -29,8 +29,8 @@ import WebCMPBridge
     }
 
     /// A CMP URL answering HTTP 500 is a load failure carrying the status, not a page that loaded.
-    @Test func httpErrorCMPURLIsALoadFailure() throws {
-        let run = try E2E.run([E2E.servers.0 + "/status/500", "--dialect", "tcf", "--timeout", "10"])
+    @Test func httpErrorCMPURLIsALoadFailure() async throws {
+        let run = try await E2E.run([E2E.servers.0 + "/status/500", "--dialect", "tcf", "--timeout", "10"])
         #expect(run.errorCodes == ["loadFailed"])
         #expect(run.events("error").first?["message"]?.stringValue?.contains("500") == true)
         #expect(run.events("error").first?["endsUI"] == .bool(true), "the failure that ended the UI")
@@ -40,20 +40,20 @@ import WebCMPBridge
 
     /// A CMP URL that redirects to another origin is a load failure naming that origin: nothing is opened outside,
     /// nothing stored. One that redirects within its origin loads and saves as usual.
-    @Test func aCMPURLRedirectedElsewhereIsALoadFailureAndWithinItsOriginLoads() throws {
+    @Test func aCMPURLRedirectedElsewhereIsALoadFailureAndWithinItsOriginLoads() async throws {
         func redirect(to target: String) -> String {
             let query = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? target
             return E2E.servers.0 + "/redirect?to=" + query
         }
         let elsewhere = E2E.sample.replacingOccurrences(of: "127.0.0.1", with: "localhost") + "?dialect=gravito"
-        let moved = try E2E.run([redirect(to: elsewhere), "--dialect", "gravito", "--timeout", "10"])
+        let moved = try await E2E.run([redirect(to: elsewhere), "--dialect", "gravito", "--timeout", "10"])
         #expect(moved.errorCodes == ["loadFailed"])
         #expect(moved.events("error").first?["message"]?.stringValue?.contains("localhost") == true)
         #expect(moved.events("openedExternally").isEmpty)
         #expect(moved.events("uiFinished").first?["reason"] == .string("failed"))
         #expect(moved.keys.isEmpty)
 
-        let within = try E2E.run([redirect(to: "/SampleHost/index.html?dialect=gravito"), "--dialect", "gravito",
+        let within = try await E2E.run([redirect(to: "/SampleHost/index.html?dialect=gravito"), "--dialect", "gravito",
                                   "--click", "accept-all"])
         #expect(within.errorCodes == [])
         #expect(within.events("openedExternally").isEmpty)
@@ -62,9 +62,9 @@ import WebCMPBridge
 
     /// A link to another origin, a `target=_blank` link and `window.open`: each is handed out (logged), the CMP page
     /// stays, and it still saves.
-    @Test func linksAwayLeaveTheCMPPageInPlaceAndItStillSaves() throws {
+    @Test func linksAwayLeaveTheCMPPageInPlaceAndItStillSaves() async throws {
         let other = E2E.servers.1
-        let run = try E2E.run([Self.tcfPage + "?other=" + other, "--click", "privacy-link", "--click", "vendor-blank",
+        let run = try await E2E.run([Self.tcfPage + "?other=" + other, "--click", "privacy-link", "--click", "vendor-blank",
                                "--click", "open-window", "--click", "accept-all", "--eval", "location.pathname"])
         #expect(run.errorCodes == [])
         let opened = run.events("openedExternally").compactMap { $0["url"]?.stringValue }
@@ -76,8 +76,8 @@ import WebCMPBridge
     }
 
     /// A CMP that saves 3 s after it became ready: a run without clicks keeps going and stores it.
-    @Test func lateSaveWithoutClicksIsStored() throws {
-        let run = try E2E.run([Self.tcfPage + "?autosave=3000", "--timeout", "15"])
+    @Test func lateSaveWithoutClicksIsStored() async throws {
+        let run = try await E2E.run([Self.tcfPage + "?autosave=3000", "--timeout", "15"])
         #expect(run.errorCodes == [])
         #expect(run.events("uiReady").first?["dialect"] == .string("tcf"))
         #expect(run.keys["IABTCF_TCString"] == .string(Self.accept))
@@ -85,13 +85,13 @@ import WebCMPBridge
     }
 
     /// A reopened TCF CMP ("Privacy settings"): `tcloaded` first is stored but the UI stays until the user acts.
-    @Test func reopenedTCFCMPStaysOpenUntilTheUserActs() throws {
-        let waiting = try E2E.run([Self.tcfPage + "?stored=1", "--dialect", "tcf", "--timeout", "3"])
+    @Test func reopenedTCFCMPStaysOpenUntilTheUserActs() async throws {
+        let waiting = try await E2E.run([Self.tcfPage + "?stored=1", "--dialect", "tcf", "--timeout", "3"])
         #expect(waiting.errorCodes == [])
         #expect(waiting.keys["IABTCF_TCString"] == .string(Self.stored))
         #expect(waiting.events("uiFinished").isEmpty)
 
-        let changed = try E2E.run([Self.tcfPage + "?stored=1", "--dialect", "tcf", "--click", "reject-all"])
+        let changed = try await E2E.run([Self.tcfPage + "?stored=1", "--dialect", "tcf", "--click", "reject-all"])
         #expect(changed.errorCodes == [])
         let tcStrings = changed.events("consentReady").compactMap { $0["tcString"]?.stringValue }
         #expect(tcStrings == [Self.stored, Self.reject])
@@ -104,8 +104,8 @@ import WebCMPBridge
     }
 
     /// Onesecondbefore has no close message: its consent ends the UI.
-    @Test func onesecondbeforeFinishesAfterConsent() throws {
-        let run = try E2E.run([E2E.sample + "?dialect=osb", "--dialect", "onesecondbefore", "--click", "accept-all"])
+    @Test func onesecondbeforeFinishesAfterConsent() async throws {
+        let run = try await E2E.run([E2E.sample + "?dialect=osb", "--dialect", "onesecondbefore", "--click", "accept-all"])
         #expect(run.errorCodes == [])
         #expect(run.events("uiFinished").first?["reason"] == .string("consentSaved"))
         #expect(E2E.ids(run.keys["IABTCF_PurposeConsents"]) == Array(1...11))
@@ -114,8 +114,8 @@ import WebCMPBridge
     /// A GPP-only US CMP (no `__tcfapi`): ready through `__gpp`, the user's opt-out stored as the IABGPP keys (with the
     /// per-field usnat keys) and US Privacy from `__uspapi`, no `IABTCF_gdprApplies`, and the UI ends when the CMP
     /// hides it after the choice. Without a click it is ready and stores nothing.
-    @Test func gppOnlyUSCMP() throws {
-        let run = try E2E.run([Self.gppPage, "--click", "opt-out"])
+    @Test func gppOnlyUSCMP() async throws {
+        let run = try await E2E.run([Self.gppPage, "--click", "opt-out"])
         #expect(run.errorCodes == [])
         #expect(run.events("uiReady").first?["dialect"] == .string("tcf"))
         #expect(run.keys["IABGPP_HDR_GppString"] == .string("DBABLA~CVVVkkkkkpFY.YA"))
@@ -128,7 +128,7 @@ import WebCMPBridge
         #expect(run.keys["IABTCF_TCString"] == nil)
         #expect(run.events("uiFinished").first?["reason"] == .string("consentSaved"))
 
-        let idle = try E2E.run([Self.gppPage, "--timeout", "3"])
+        let idle = try await E2E.run([Self.gppPage, "--timeout", "3"])
         #expect(idle.errorCodes == [])
         #expect(idle.events("consentReady").isEmpty)
         #expect(idle.keys.isEmpty)
@@ -142,8 +142,8 @@ import WebCMPBridge
 
     /// The CMP replaces the stub without replaying the listener the forwarder added to the stub: the forwarder sees
     /// the new function, registers again, and the user's choice is stored.
-    @Test func aStubReplacedWithoutReplayingItsQueueIsReadyAndSaves() throws {
-        let run = try E2E.run([Self.tcfPage + "?drain=0", "--click", "accept-all"])
+    @Test func aStubReplacedWithoutReplayingItsQueueIsReadyAndSaves() async throws {
+        let run = try await E2E.run([Self.tcfPage + "?drain=0", "--click", "accept-all"])
         #expect(run.errorCodes == [])
         #expect(run.events("uiReady").first?["dialect"] == .string("tcf"))
         #expect(run.keys["IABTCF_TCString"] == .string(LifecycleEndToEndTests.accept))
@@ -152,8 +152,8 @@ import WebCMPBridge
     }
 
     /// TCData `gdprApplies: false` with an empty TC string: ready, stored as "GDPR does not apply", and the UI ends.
-    @Test func gdprDoesNotApplyIsStoredAsNotApplying() throws {
-        let run = try E2E.run([Self.tcfPage + "?gdpr=0", "--timeout", "10"])
+    @Test func gdprDoesNotApplyIsStoredAsNotApplying() async throws {
+        let run = try await E2E.run([Self.tcfPage + "?gdpr=0", "--timeout", "10"])
         #expect(run.errorCodes == [])
         #expect(run.keys["IABTCF_gdprApplies"] == .number(0))
         #expect(run.keys["IABTCF_TCString"] == nil)

@@ -7,9 +7,9 @@ import WebCMPBridge
 /// close cycle the bridge, the adapter and the loop are deallocated and WebKit's view and content manager finalized
 /// (a retain cycle through a handler closure, or a leaked GObject reference, fails here).
 @Suite(.serialized, .needsDisplay) struct MeasureTests {
-    @Test func soakAndBenchComplete() throws {
+    @Test func soakAndBenchComplete() async throws {
         let page = EndToEndTests.repository.appendingPathComponent("SampleHost/index.html").absoluteString + "?dialect=gravito"
-        let (soakStatus, soakOutput) = try EndToEndTests.host(["soak", page, "--saves", "300", "--cycles", "5", "--json"])
+        let (soakStatus, soakOutput) = try await EndToEndTests.host(["soak", page, "--saves", "300", "--cycles", "5", "--json"])
         #expect(soakStatus == 0 || soakStatus == 1)  // 1: a memory target missed on so short a run
         let soak = try JSONValue(parsing: soakOutput.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(soak["saves"] == .number(300))
@@ -17,7 +17,7 @@ import WebCMPBridge
         #expect((soak["samples"]?.arrayValue?.count ?? 0) > 10)
         #expect(soak["swiftObjectsSurviving"] == .number(0))
         #expect(soak["nativeObjectsAlive"] == .number(0))
-        let (benchStatus, benchOutput) = try EndToEndTests.host(["bench", page, "--saves", "50", "--json"])
+        let (benchStatus, benchOutput) = try await EndToEndTests.host(["bench", page, "--saves", "50", "--json"])
         #expect(benchStatus == 0)
         let bench = try JSONValue(parsing: benchOutput.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(bench["saves"] == .number(50))
@@ -26,9 +26,9 @@ import WebCMPBridge
 
     /// The leak check can fail: with `--retain-bridges` every cycle's bridge stays alive after `invalidate()`, as a
     /// retain cycle would keep it, and the soak must count the survivors and exit 1.
-    @Test func soakDetectsRetainedBridges() throws {
+    @Test func soakDetectsRetainedBridges() async throws {
         let page = EndToEndTests.repository.appendingPathComponent("SampleHost/index.html").absoluteString + "?dialect=gravito"
-        let (status, output) = try EndToEndTests.host(["soak", page, "--saves", "20", "--cycles", "3", "--retain-bridges", "--json"])
+        let (status, output) = try await EndToEndTests.host(["soak", page, "--saves", "20", "--cycles", "3", "--retain-bridges", "--json"])
         #expect(status == 1)
         let soak = try JSONValue(parsing: output.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(soak["swiftObjectsSurviving"] == .number(3))  // the bridge alone: invalidate() released its view and delegate
@@ -39,9 +39,9 @@ import WebCMPBridge
     /// exits 1 otherwise), for a page without frames and, with `--with-frame`, one with a frame of its own; beside the
     /// DOMContentLoaded rows it reports the scripts' own parse + run time and the cost to the load event. The cost
     /// itself is a benchmark (scripts/bench-sharing), not asserted.
-    @Test func sharingCostComparesPairedLoads() throws {
+    @Test func sharingCostComparesPairedLoads() async throws {
         for withFrame in [false, true] {
-            let (status, output) = try EndToEndTests.host(
+            let (status, output) = try await EndToEndTests.host(
                 ["sharing-cost", "--pairs", "4", "--json"] + (withFrame ? ["--with-frame"] : []))
             #expect(status == 0 || status == 1)  // 1: the budget missed on so short a run
             let cost = try JSONValue(parsing: output.trimmingCharacters(in: .whitespacesAndNewlines))

@@ -10,17 +10,17 @@ import WebCMPBridge
     static let checked = "Array.from(document.querySelectorAll('input:checked')).map(e => e.id).filter(id => !id.includes('-li-'))"
     static let secondLayerShown = "!document.getElementById('layer2').hidden"
 
-    static func acceptAll(state: String) throws -> String {
-        let first = try E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
+    static func acceptAll(state: String) async throws -> String {
+        let first = try await E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
                                  "--click", "accept-all"])
         #expect(first.errorCodes == [])
         return try #require(first.keys["IABTCF_TCString"]?.stringValue)
     }
 
-    @Test func gravitoPrivacySettingsOpensTheSecondLayerWithTheStoredConsent() throws {
+    @Test func gravitoPrivacySettingsOpensTheSecondLayerWithTheStoredConsent() async throws {
         let state = E2E.newState()
-        _ = try Self.acceptAll(state: state)
-        let settings = try E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
+        _ = try await Self.acceptAll(state: state)
+        let settings = try await E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
                                     "--settings", "--timeout", "8",
                                     "--eval", Self.secondLayerShown, "--eval", Self.checked])
         #expect(settings.errorCodes == [])
@@ -29,7 +29,7 @@ import WebCMPBridge
         #expect(evaluated.first == .bool(true))
         #expect(evaluated.last?.arrayValue?.contains(.string("purpose-consent-1")) == true)
 
-        let changed = try E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
+        let changed = try await E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
                                    // back/manage first: the page restores the injected consent asynchronously
                                    // (a posted message), a toggle clicked before that would be overwritten.
                                    "--settings", "--click", "back", "--click", "manage",
@@ -42,13 +42,13 @@ import WebCMPBridge
 
     /// A "Privacy settings" page on another origin (`localhost` instead of `127.0.0.1`) that the app configured loads
     /// in the UI, receives the stored consent and saves a change; an unconfigured origin would be opened externally.
-    @Test func settingsPageOnAnotherOriginIsPartOfTheConfiguration() throws {
+    @Test func settingsPageOnAnotherOriginIsPartOfTheConfiguration() async throws {
         let state = E2E.newState()
-        _ = try Self.acceptAll(state: state)
+        _ = try await Self.acceptAll(state: state)
         let settingsPage = E2E.sample.replacingOccurrences(of: "127.0.0.1", with: "localhost")
             + "?dialect=gravito&layer=settings"
         #expect(settingsPage.hasPrefix("http://localhost:"))
-        let opened = try E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
+        let opened = try await E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
                                   "--settings", "--settings-url", settingsPage, "--timeout", "8",
                                   "--eval", "location.host", "--eval", Self.secondLayerShown, "--eval", Self.checked])
         #expect(opened.errorCodes == [])
@@ -58,7 +58,7 @@ import WebCMPBridge
         #expect(evaluated.dropFirst().first == .bool(true))
         #expect(evaluated.last?.arrayValue?.contains(.string("purpose-consent-1")) == true)
 
-        let changed = try E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
+        let changed = try await E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
                                    "--settings", "--settings-url", settingsPage,
                                    "--click", "back", "--click", "manage",
                                    "--click", "purpose-consent-1", "--click", "save", "--click", "close"])
@@ -67,29 +67,29 @@ import WebCMPBridge
         #expect(!E2E.ids(changed.keys["IABTCF_PurposeConsents"]).contains(1))
     }
 
-    @Test func tcfPrivacySettingsCallsDisplayConsentUIAndStaysOpenAfterTCLoaded() throws {
-        let stored = try Self.acceptAll(state: E2E.newState())
+    @Test func tcfPrivacySettingsCallsDisplayConsentUIAndStaysOpenAfterTCLoaded() async throws {
+        let stored = try await Self.acceptAll(state: E2E.newState())
         let page = E2E.sample + "?dialect=tcf&tc=" + stored
-        let opened = try E2E.run([page, "--dialect", "tcf", "--settings", "--timeout", "8",
+        let opened = try await E2E.run([page, "--dialect", "tcf", "--settings", "--timeout", "8",
                                   "--eval", Self.secondLayerShown])
         #expect(opened.errorCodes == [])
         #expect(opened.events("consentReady").first?["tcString"] == .string(stored))   // tcloaded was stored …
         #expect(opened.events("uiFinished").isEmpty)                                  // … and did not end the UI
         #expect(opened.output["eval"]?.arrayValue?.first == .bool(true))              // displayConsentUi opened layer 2
 
-        let consentMode = try E2E.run([page, "--dialect", "tcf", "--timeout", "8", "--eval", Self.secondLayerShown])
+        let consentMode = try await E2E.run([page, "--dialect", "tcf", "--timeout", "8", "--eval", Self.secondLayerShown])
         #expect(consentMode.output["eval"]?.arrayValue?.first == .bool(false))
 
-        let saved = try E2E.run([page, "--dialect", "tcf", "--settings", "--click", "purpose-consent-1", "--click", "save"])
+        let saved = try await E2E.run([page, "--dialect", "tcf", "--settings", "--click", "purpose-consent-1", "--click", "save"])
         #expect(saved.errorCodes == [])
         #expect(saved.events("uiFinished").first?["reason"] == .string("consentSaved"))
         #expect(!E2E.ids(saved.keys["IABTCF_PurposeConsents"]).contains(1))
     }
 
-    @Test func resetRemovesConsentAndThePagesWebsiteDataThenSampleHostIsAFirstRun() throws {
+    @Test func resetRemovesConsentAndThePagesWebsiteDataThenSampleHostIsAFirstRun() async throws {
         let state = E2E.newState()
-        _ = try Self.acceptAll(state: state)
-        let (status, stdout) = try E2E.host([
+        _ = try await Self.acceptAll(state: state)
+        let (status, stdout) = try await E2E.host([
             "reset", E2E.servers.0 + "/" + E2E.pages + "/site-data.html", "--state", state])
         #expect(status == 0)
         let output = try JSONValue(parsing: stdout.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -98,7 +98,7 @@ import WebCMPBridge
         #expect(output["after"] == .object(["localStorage": .null, "cookie": .bool(false)]))
         #expect(output["keys"] == .object([:]))
 
-        let next = try E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
+        let next = try await E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
                                 "--timeout", "8", "--eval", "document.getElementById('log').textContent",
                                 "--eval", Self.checked])
         let evaluated = next.output["eval"]?.arrayValue ?? []
@@ -109,25 +109,25 @@ import WebCMPBridge
     /// A page's own website data belongs to the `--state` directory it was stored under, as an app's web data
     /// belongs to its sandbox: another state directory, or a run without one, starts empty. (The suites run host
     /// processes in parallel: with one shared store a page on the same loopback host would see another test's data.)
-    @Test func websiteDataBelongsToTheStateDirectory() throws {
+    @Test func websiteDataBelongsToTheStateDirectory() async throws {
         let page = E2E.servers.0 + "/" + E2E.pages + "/site-data.html"
-        func found(_ state: String?) throws -> JSONValue? {
-            let run = try E2E.run([page, "--timeout", "2", "--eval", "JSON.stringify(window.__siteData)"]
+        func found(_ state: String?) async throws -> JSONValue? {
+            let run = try await E2E.run([page, "--timeout", "2", "--eval", "JSON.stringify(window.__siteData)"]
                                   + (state.map { ["--state", $0] } ?? []))
             return try (run.output["eval"]?.arrayValue?.first?.stringValue).map { try JSONValue(parsing: $0) }
         }
         let empty = JSONValue.object(["localStorage": .null, "cookie": .bool(false)])
         let state = E2E.newState()
-        #expect(try found(state) == empty)
-        #expect(try found(state) == .object(["localStorage": .string("stored"), "cookie": .bool(true)]))
-        #expect(try found(E2E.newState()) == empty)
-        #expect(try found(nil) == empty)
+        #expect(try await found(state) == empty)
+        #expect(try await found(state) == .object(["localStorage": .string("stored"), "cookie": .bool(true)]))
+        #expect(try await found(E2E.newState()) == empty)
+        #expect(try await found(nil) == empty)
     }
 
-    @Test func rejectAllThenReopenGivesThePageTheRejectedString() throws {
+    @Test func rejectAllThenReopenGivesThePageTheRejectedString() async throws {
         let state = E2E.newState()
-        let accepted = try Self.acceptAll(state: state)
-        let (status, stdout) = try E2E.host(["reject-all", "--state", state])
+        let accepted = try await Self.acceptAll(state: state)
+        let (status, stdout) = try await E2E.host(["reject-all", "--state", state])
         #expect(status == 0)
         let keys = try JSONValue(parsing: stdout.trimmingCharacters(in: .whitespacesAndNewlines))["keys"]
         let rejected = try #require(keys?["IABTCF_TCString"]?.stringValue)
@@ -135,7 +135,7 @@ import WebCMPBridge
         #expect(keys?["IABTCF_PurposeConsents"] == .string(""))
         #expect(keys?["IABTCF_VendorConsents"] == .string(""))
 
-        let reopened = try E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
+        let reopened = try await E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state,
                                     "--settings", "--timeout", "8",
                                     "--eval", "window.__tcfapi && new Promise(r => __tcfapi('getTCData', 2, d => r(d.tcString)))",
                                     "--eval", Self.checked])
@@ -166,8 +166,8 @@ import WebCMPBridge
         ("ketch", "Ketch"), ("fides", "Fides"), ("sirdata", "Sirdata"), ("consentmanager", "consentmanager"),
         ("termly", "Termly"),
     ])
-    func automaticFindsThePresetOfTheCMPOnThePage(cmp: String, name: String) throws {
-        let run = try E2E.run([Self.page(cmp), "--settings", "--timeout", "4", "--eval", "window.__shownBy",
+    func automaticFindsThePresetOfTheCMPOnThePage(cmp: String, name: String) async throws {
+        let run = try await E2E.run([Self.page(cmp), "--settings", "--timeout", "4", "--eval", "window.__shownBy",
                                "--eval", Self.uiShown])
         #expect(run.errorCodes == [])
         #expect(Self.opened(run) == name)
@@ -180,8 +180,8 @@ import WebCMPBridge
     /// OneTrust's and Fides' pages signal their UI only with their own documented `window` event (no TCF signal):
     /// that event is the evidence, and OneTrust's toggle is never called again, so its preference center stays open.
     @Test(arguments: [("onetrust", "OneTrust"), ("fides", "Fides")])
-    func aCMPsOwnShownEventIsTheEvidence(cmp: String, name: String) throws {
-        let run = try E2E.run([Self.page(cmp), "--settings", "--timeout", "4", "--eval", "window.__tcfShown",
+    func aCMPsOwnShownEventIsTheEvidence(cmp: String, name: String) async throws {
+        let run = try await E2E.run([Self.page(cmp), "--settings", "--timeout", "4", "--eval", "window.__tcfShown",
                                "--eval", "window.__callsAfterShown", "--eval", Self.uiShown])
         #expect(run.errorCodes == [])
         #expect(Self.opened(run) == name)
@@ -194,32 +194,32 @@ import WebCMPBridge
     @Test(arguments: [
         ("sourcepoint", "--sourcepoint-pm", "Sourcepoint"), ("sourcepoint-us", "--sourcepoint-usnat-pm", "Sourcepoint U.S."),
     ])
-    func sourcepointOpensWithThePrivacyManagerIDFromTheConfiguration(cmp: String, option: String, name: String) throws {
+    func sourcepointOpensWithThePrivacyManagerIDFromTheConfiguration(cmp: String, option: String, name: String) async throws {
         let page = Self.page(cmp) + "&pm=488393"
-        let opened = try E2E.run([page, "--settings", "--timeout", "4", option, "488393", "--eval", "window.__shownBy"])
+        let opened = try await E2E.run([page, "--settings", "--timeout", "4", option, "488393", "--eval", "window.__shownBy"])
         #expect(opened.errorCodes == [])
         #expect(Self.opened(opened) == name)
         #expect(opened.output["eval"]?.arrayValue?.first == .string(name))
-        let wrongID = try E2E.run([page, "--settings", "--timeout", "10", option, "1"])
+        let wrongID = try await E2E.run([page, "--settings", "--timeout", "10", option, "1"])
         #expect(wrongID.errorCodes == ["privacySettingsNotOpened"])
         let message = wrongID.events("error").first?["message"]?.stringValue ?? ""
         #expect(message.contains("\(name) showed no UI"), "\(message)")
-        let withoutID = try E2E.run([page, "--settings", "--timeout", "10"])
+        let withoutID = try await E2E.run([page, "--settings", "--timeout", "10"])
         #expect(withoutID.errorCodes == ["privacySettingsNotOpened"])
         #expect(Self.opened(withoutID) == nil)
     }
 
-    @Test func aCustomCallAndPresetsFromTheCommandLine() throws {
-        let custom = try E2E.run([Self.page("custom"), "--dialect", "tcf", "--settings", "--timeout", "4",
+    @Test func aCustomCallAndPresetsFromTheCommandLine() async throws {
+        let custom = try await E2E.run([Self.page("custom"), "--dialect", "tcf", "--settings", "--timeout", "4",
                                   "--settings-call", #"myCMP.openSettings("purposes")"#])
         #expect(custom.errorCodes == [])
         #expect(Self.opened(custom) == "myCMP.openSettings")
-        let preset = try E2E.run([Self.page("cookiebot"), "--settings", "--timeout", "4", "--settings-preset", "cookiebot"])
+        let preset = try await E2E.run([Self.page("cookiebot"), "--settings", "--timeout", "4", "--settings-preset", "cookiebot"])
         #expect(Self.opened(preset) == "Cookiebot")
         // Google's opener is not automatic (each call clears the page's consent record): only when asked for.
-        let google = try E2E.run([Self.page("google"), "--settings", "--timeout", "4", "--settings-preset", "google"])
+        let google = try await E2E.run([Self.page("google"), "--settings", "--timeout", "4", "--settings-preset", "google"])
         #expect(Self.opened(google) == "Google Privacy & messaging")
-        let (status, _) = try E2E.host(["run", Self.page("none"), "--settings-preset", "nope"])
+        let (status, _) = try await E2E.host(["run", Self.page("none"), "--settings-preset", "nope"])
         #expect(status == 2)
     }
 
@@ -227,12 +227,12 @@ import WebCMPBridge
     /// error, consent unchanged, and `check` fails with the reasons — in the default configuration (the dialect
     /// detected) as with `--dialect tcf`.
     @Test(arguments: [("none", false), ("throws", false), ("none", true)])
-    func aCMPThatCannotBeReopenedIsATypedErrorAndCheckFails(cmp: String, configuresTCF: Bool) throws {
+    func aCMPThatCannotBeReopenedIsATypedErrorAndCheckFails(cmp: String, configuresTCF: Bool) async throws {
         let dialect = configuresTCF ? ["--dialect", "tcf"] : []
         let state = E2E.newState()
-        let before = try E2E.run([Self.page(cmp), "--state", state, "--timeout", "3"] + dialect)
+        let before = try await E2E.run([Self.page(cmp), "--state", state, "--timeout", "3"] + dialect)
         #expect(before.keys["IABTCF_TCString"] != nil)   // tcloaded stored the CMP's consent
-        let run = try E2E.run([Self.page(cmp), "--state", state, "--settings", "--timeout", "15"] + dialect)
+        let run = try await E2E.run([Self.page(cmp), "--state", state, "--settings", "--timeout", "15"] + dialect)
         #expect(run.errorCodes == ["privacySettingsNotOpened"])
         #expect(Self.opened(run) == nil)
         let message = run.events("error").first?["message"]?.stringValue ?? ""
@@ -241,7 +241,7 @@ import WebCMPBridge
         #expect(run.events("uiFinished").first?["reason"] == .string("failed"))
         #expect(run.keys == before.keys)
 
-        let (status, stdout) = try E2E.host(["check", Self.page(cmp), "--timeout", "10"] + dialect)
+        let (status, stdout) = try await E2E.host(["check", Self.page(cmp), "--timeout", "10"] + dialect)
         #expect(status == 1)
         let row = Self.settingsRow(stdout)
         #expect(row.contains("FAIL"), "\(row)")
@@ -265,8 +265,8 @@ import WebCMPBridge
     /// A no-op that becomes real 400 ms after `load`, and one that becomes real only after its UI framework rendered:
     /// called again until the UI shows, never after.
     @Test(arguments: [("late", "Didomi"), ("framework", "CookieConsent")])
-    func aLateOpenerIsCalledAgainUntilTheUIShows(cmp: String, name: String) throws {
-        let run = try E2E.run([Openers.page(cmp), "--settings", "--timeout", "4"] + Self.calls)
+    func aLateOpenerIsCalledAgainUntilTheUIShows(cmp: String, name: String) async throws {
+        let run = try await E2E.run([Openers.page(cmp), "--settings", "--timeout", "4"] + Self.calls)
         #expect(run.errorCodes == [])
         #expect(Openers.opened(run) == name)
         let evaluated = run.output["eval"]?.arrayValue ?? []
@@ -276,11 +276,11 @@ import WebCMPBridge
     }
 
     /// After retries the late opener's UI is where the user saves: the save replaces the stored keys.
-    @Test func aSaveInALateOpenersUIReplacesTheKeys() throws {
+    @Test func aSaveInALateOpenersUIReplacesTheKeys() async throws {
         let state = E2E.newState()
-        let before = try E2E.run([Openers.page("late"), "--state", state, "--timeout", "3"])
+        let before = try await E2E.run([Openers.page("late"), "--state", state, "--timeout", "3"])
         let stored = try #require(before.keys["IABTCF_TCString"]?.stringValue)
-        let saved = try E2E.run([Openers.page("late"), "--state", state, "--settings", "--click", "reject-all"])
+        let saved = try await E2E.run([Openers.page("late"), "--state", state, "--settings", "--click", "reject-all"])
         #expect(saved.errorCodes == [])
         #expect(Openers.opened(saved) == "Didomi")
         #expect(saved.events("uiFinished").first?["reason"] == .string("consentSaved"))
@@ -291,17 +291,17 @@ import WebCMPBridge
 
     /// A CMP that opens its preferences on its own (as consentmanager does with `?cmpscreen`): the evidence is its
     /// ping's `displayStatus: "visible"`; no call is made.
-    @Test func aCMPThatOpensItsUIItselfIsRecordedAsTheEvidence() throws {
-        let run = try E2E.run([Openers.page("self"), "--settings", "--timeout", "3"] + Self.calls)
+    @Test func aCMPThatOpensItsUIItselfIsRecordedAsTheEvidence() async throws {
+        let run = try await E2E.run([Openers.page("self"), "--settings", "--timeout", "3"] + Self.calls)
         #expect(run.errorCodes == [])
         #expect(Openers.opened(run) == "the page itself")
         #expect(run.output["eval"]?.arrayValue?.dropFirst().first == .number(0))
     }
 
     /// `check` in its default configuration: a late opener passes and names the opener that worked.
-    @Test func checkNamesTheLateOpenerThatWorked() throws {
+    @Test func checkNamesTheLateOpenerThatWorked() async throws {
         // (The exit status is every row's verdict; this test judges the settings row.)
-        let (_, stdout) = try E2E.host(["check", Openers.page("late"), "--timeout", "10"])
+        let (_, stdout) = try await E2E.host(["check", Openers.page("late"), "--timeout", "10"])
         let row = Openers.settingsRow(stdout)
         #expect(row.contains("PASS"), "\(row)")
         #expect(row.contains("opened by Didomi"), "\(row)")

@@ -21,11 +21,11 @@ import WebCMPToolSupport
     }
 
     /// Runs `check … --screenshot DIR` and checks the files, their size, light ≠ dark and the report's listing.
-    static func checkScreenshots(_ arguments: [String], size: (width: Int, height: Int)?) throws {
+    static func checkScreenshots(_ arguments: [String], size: (width: Int, height: Int)?) async throws {
         let directory = URL(fileURLWithPath: E2E.newState()).appendingPathComponent("shots/nested")  // created by check
         defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent().deletingLastPathComponent()) }
         let sizeArguments = size.map { ["--size", "\($0.width)x\($0.height)"] } ?? []
-        let (status, report) = try E2E.host(["check"] + arguments + ["--timeout", "5", "--screenshot", directory.path] + sizeArguments)
+        let (status, report) = try await E2E.host(["check"] + arguments + ["--timeout", "5", "--screenshot", directory.path] + sizeArguments)
         #expect(status == 0, "\(report)")
         let expected = size ?? (390, 844)
         var images: [String: Data] = [:]
@@ -45,22 +45,22 @@ import WebCMPToolSupport
         #expect(images["settings-light.png"] != images["settings-dark.png"])
     }
 
-    @Test func sampleHostEUModeAtPhoneSize() throws {
-        try Self.checkScreenshots([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--click", "accept-all"], size: nil)
+    @Test func sampleHostEUModeAtPhoneSize() async throws {
+        try await Self.checkScreenshots([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--click", "accept-all"], size: nil)
     }
 
-    @Test func sampleHostUSModeAtACustomSize() throws {
-        try Self.checkScreenshots([E2E.sample + "?mode=us", "--click", "us-opt-out", "--click", "us-save"],
+    @Test func sampleHostUSModeAtACustomSize() async throws {
+        try await Self.checkScreenshots([E2E.sample + "?mode=us", "--click", "us-opt-out", "--click", "us-save"],
                                   size: (320, 640))
     }
 
     /// A directory that cannot be created is a FAIL row per picture with the reason, not a crash; bad sizes are
     /// usage errors.
-    @Test func screenshotFailureIsAFailRowAndBadSizesAreUsageErrors() throws {
+    @Test func screenshotFailureIsAFailRowAndBadSizesAreUsageErrors() async throws {
         let blocker = URL(fileURLWithPath: E2E.newState())
         try Data("a file, not a directory".utf8).write(to: blocker)
         defer { try? FileManager.default.removeItem(at: blocker) }
-        let (status, report) = try E2E.host(["check", E2E.sample + "?dialect=gravito", "--dialect", "gravito",
+        let (status, report) = try await E2E.host(["check", E2E.sample + "?dialect=gravito", "--dialect", "gravito",
                                              "--timeout", "2", "--screenshot", blocker.appendingPathComponent("shots").path])
         #expect(status == 1, "\(report)")
         let rows = report.split(separator: "\n").filter { $0.hasPrefix("  FAIL  screenshot ") }
@@ -69,7 +69,7 @@ import WebCMPToolSupport
         #expect(report.contains("Result: does not conform"))
 
         for size in ["10x10", "390", "wide x tall", "390x844x2"] {
-            let (usage, _) = try E2E.host(["check", E2E.sample, "--screenshot", blocker.path, "--size", size])
+            let (usage, _) = try await E2E.host(["check", E2E.sample, "--screenshot", blocker.path, "--size", size])
             #expect(usage == 2, "--size \(size)")
         }
     }

@@ -14,23 +14,23 @@ import WebCMPToolSupport
     /// The second server under another host name: another origin, and another cookie host (cookies ignore ports).
     static var otherPage: String { E2E.servers.1.replacingOccurrences(of: "127.0.0.1", with: "localhost") + "/" + E2E.pages }
 
-    static func share(_ arguments: [String]) throws -> JSONValue {
-        let (status, stdout) = try E2E.host(["share"] + arguments + ["--json"])
+    static func share(_ arguments: [String]) async throws -> JSONValue {
+        let (status, stdout) = try await E2E.host(["share"] + arguments + ["--json"])
         #expect(status == 0)
         return try JSONValue(parsing: stdout.trimmingCharacters(in: .whitespacesAndNewlines),
                              limits: JSONLimits(maximumBytes: 16 << 20, maximumDepth: 64))
     }
 
     /// A state with accepted consent from the sample CMP page; returns (state, stored TC string).
-    static func acceptedState() throws -> (String, String) {
+    static func acceptedState() async throws -> (String, String) {
         let state = E2E.newState()
-        let run = try E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state, "--click", "accept-all"])
+        let run = try await E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", state, "--click", "accept-all"])
         return (state, try #require(run.keys["IABTCF_TCString"]?.stringValue))
     }
 
-    @Test func pageCMPReadingACookieAdoptsTheSharedConsent() throws {
-        let (state, stored) = try Self.acceptedState()
-        let output = try Self.share([Self.page + "/cmp-cookie.html", "--state", state])
+    @Test func pageCMPReadingACookieAdoptsTheSharedConsent() async throws {
+        let (state, stored) = try await Self.acceptedState()
+        let output = try await Self.share([Self.page + "/cmp-cookie.html", "--state", state])
         // The page's own CMP (cmpId 999) answers, with the stored string, and showed no banner.
         #expect(output["tcData"]?["tcString"] == .string(stored))
         #expect(output["tcData"]?["cmpId"] == .number(999))
@@ -41,7 +41,7 @@ import WebCMPToolSupport
         #expect(output["storage"]?["cookie"]?["euconsent-v2"] == .string(stored))
 
         // Control: the same page without stored consent shows its banner and has no string.
-        let empty = try Self.share([Self.page + "/cmp-cookie.html", "--state", E2E.newState(),
+        let empty = try await Self.share([Self.page + "/cmp-cookie.html", "--state", E2E.newState(),
                                     "--eval", "!!document.getElementById('page-cmp-banner')"])
         #expect(empty["tcData"]?["tcString"] == .string(""))
         #expect(empty["ui"]?["shown"] == .bool(true))
@@ -49,13 +49,13 @@ import WebCMPToolSupport
         #expect(empty["eval"] == .array([.bool(true)]))
     }
 
-    @Test func pageCMPReadingLocalStorageAdoptsTheSharedConsentAndGPP() throws {
+    @Test func pageCMPReadingLocalStorageAdoptsTheSharedConsentAndGPP() async throws {
         let state = E2E.newState()
-        let hosted = try E2E.run([Self.page + "/gpp-host.html", "--dialect", "tcf", "--state", state, "--click", "accept"])
+        let hosted = try await E2E.run([Self.page + "/gpp-host.html", "--dialect", "tcf", "--state", state, "--click", "accept"])
         let stored = try #require(hosted.keys["IABTCF_TCString"]?.stringValue)
         let gpp = try #require(hosted.keys["IABGPP_HDR_GppString"]?.stringValue)
         #expect(gpp.hasSuffix(stored))
-        let output = try Self.share([Self.page + "/cmp-localstorage.html", "--state", state,
+        let output = try await Self.share([Self.page + "/cmp-localstorage.html", "--state", state,
                                      "--preset", "euconsent-v2", "--seed", "localStorage:gpp-string:gppString",
                                      "--eval", "!!document.getElementById('page-cmp-banner')"])
         #expect(output["tcData"]?["tcString"] == .string(stored))
@@ -70,9 +70,9 @@ import WebCMPToolSupport
         #expect(output["nativeBacked"] == .object(["tcfapi": .bool(false), "gpp": .bool(false)]))
     }
 
-    @Test func aPageOnAnOriginNotListedGetsNothingWritten() throws {
-        let (state, _) = try Self.acceptedState()
-        let output = try Self.share([Self.otherPage + "/cmp-cookie.html", "--state", state,
+    @Test func aPageOnAnOriginNotListedGetsNothingWritten() async throws {
+        let (state, _) = try await Self.acceptedState()
+        let output = try await Self.share([Self.otherPage + "/cmp-cookie.html", "--state", state,
                                      "--content-origin", E2E.servers.0, "--preset", "euconsent-v2",
                                      "--eval", "document.cookie", "--eval", "localStorage.length"])
         #expect(output["contentOrigins"] == .array([.string(E2E.servers.0)]))
@@ -82,9 +82,9 @@ import WebCMPToolSupport
         #expect(output["ui"]?["shown"] == .bool(true))
     }
 
-    @Test func cookieManagerSetsTheCookieBeforeTheFirstRequest() throws {
-        let (state, stored) = try Self.acceptedState()
-        let output = try Self.share([E2E.servers.0 + "/echo-cookies", "--state", state,
+    @Test func cookieManagerSetsTheCookieBeforeTheFirstRequest() async throws {
+        let (state, stored) = try await Self.acceptedState()
+        let output = try await Self.share([E2E.servers.0 + "/echo-cookies", "--state", state,
                                      "--eval", "document.body.textContent"])
         #expect(output["cookiesSet"] == .number(1))
         #expect(output["eval"] == .array([.string("euconsent-v2=" + stored)]))
@@ -95,10 +95,10 @@ import WebCMPToolSupport
     /// stored consent through `postMessage` (TCF CMP API v2.2, "How can vendors that use iframes call the CMP API from
     /// an iframe?"); when the app hands the page a new consent (`--update-from`, the update script in the main frame),
     /// the frame's listener gets it, with the same callId.
-    @Test func crossOriginAdFrameGetsTheConsentThroughTheLocatorFrameAndItsUpdates() throws {
-        let (state, stored) = try Self.acceptedState()
+    @Test func crossOriginAdFrameGetsTheConsentThroughTheLocatorFrameAndItsUpdates() async throws {
+        let (state, stored) = try await Self.acceptedState()
         let changed = E2E.newState()
-        let rejected = try E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", changed,
+        let rejected = try await E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--state", changed,
                                     "--click", "reject-all"])
         let newString = try #require(rejected.keys["IABTCF_TCString"]?.stringValue)
         #expect(newString != stored)
@@ -106,7 +106,7 @@ import WebCMPToolSupport
         let frame = Self.otherPage + "/ad-frame.html"
         let page = Self.page + "/content-with-ad-frame.html?frame="
             + frame.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        let output = try Self.share([
+        let output = try await Self.share([
             page, "--state", state, "--update-from", changed, "--eval", "window.__frameReports",
             "--eval", "['__tcfapiLocator', '__gppLocator', '__uspapiLocator'].map(function (n) { return document.getElementsByName(n).length; })",
         ])
@@ -154,16 +154,16 @@ import WebCMPToolSupport
         #expect(output["tcData"]?["tcString"] == .string(newString))
     }
 
-    @Test func updateFromAMissingStateIsAUsageError() throws {
-        let (status, _) = try E2E.host(["share", Self.page + "/content.html", "--state", E2E.newState(),
+    @Test func updateFromAMissingStateIsAUsageError() async throws {
+        let (status, _) = try await E2E.host(["share", Self.page + "/content.html", "--state", E2E.newState(),
                                         "--update-from", E2E.newState()])
         #expect(status == 2)
     }
 
-    @Test func unknownPresetIsAUsageError() throws {
-        let (status, _) = try E2E.host(["share", Self.page + "/content.html", "--state", E2E.newState(), "--preset", "nope"])
+    @Test func unknownPresetIsAUsageError() async throws {
+        let (status, _) = try await E2E.host(["share", Self.page + "/content.html", "--state", E2E.newState(), "--preset", "nope"])
         #expect(status == 2)
-        let (origin, _) = try E2E.host(["share", Self.page + "/content.html", "--state", E2E.newState(),
+        let (origin, _) = try await E2E.host(["share", Self.page + "/content.html", "--state", E2E.newState(),
                                         "--content-origin", "news.example"])
         #expect(origin == 2)
     }

@@ -9,8 +9,8 @@ import WebCMPBridge
     typealias E2E = EndToEndTests
     static let rowName = "TCF 2.3: disclosed vendors present"
 
-    @Test func checkPassesForTCF23StringsAndFailsForTwoPointTwoStyleStrings() throws {
-        let (status, report) = try E2E.host(["check", E2E.sample + "?dialect=gravito", "--dialect", "gravito",
+    @Test func checkPassesForTCF23StringsAndFailsForTwoPointTwoStyleStrings() async throws {
+        let (status, report) = try await E2E.host(["check", E2E.sample + "?dialect=gravito", "--dialect", "gravito",
                                              "--click", "accept-all", "--timeout", "5"])
         let row = try #require(USModeEndToEndTests.row(report, Self.rowName), "\(report)")
         #expect(row.hasPrefix("  PASS"), "\(report)")
@@ -18,7 +18,7 @@ import WebCMPBridge
         #expect(status == 0, "\(report)")
         #expect(report.contains("Result: conforms"))
 
-        let (oldStatus, oldReport) = try E2E.host(["check", E2E.sample + "?dialect=gravito&tcf=2.2", "--dialect", "gravito",
+        let (oldStatus, oldReport) = try await E2E.host(["check", E2E.sample + "?dialect=gravito&tcf=2.2", "--dialect", "gravito",
                                                    "--click", "accept-all", "--timeout", "5"])
         let oldRow = try #require(USModeEndToEndTests.row(oldReport, Self.rowName), "\(oldReport)")
         #expect(oldRow.hasPrefix("  FAIL"), "\(oldReport)")
@@ -33,8 +33,8 @@ import WebCMPBridge
 
     /// `run` on the 2.2-style page: the consent is stored (no error), without `IABTCF_DisclosedVendors`, and a
     /// diagnostic event names the rule; the default page's consent has the key and no such diagnostic.
-    @Test func runStoresTwoPointTwoStyleConsentWithADiagnostic() throws {
-        let old = try E2E.run([E2E.sample + "?dialect=gravito&tcf=2.2", "--dialect", "gravito", "--click", "accept-all"])
+    @Test func runStoresTwoPointTwoStyleConsentWithADiagnostic() async throws {
+        let old = try await E2E.run([E2E.sample + "?dialect=gravito&tcf=2.2", "--dialect", "gravito", "--click", "accept-all"])
         #expect(old.errorCodes == [])
         let stored = try #require(old.keys["IABTCF_TCString"]?.stringValue)
         #expect(!stored.contains("."))
@@ -44,7 +44,7 @@ import WebCMPBridge
         #expect(diagnostics.filter { $0.contains("TCF 2.3 requires the DisclosedVendors segment") }.count == 1,
                 "\(diagnostics)")
 
-        let current = try E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--click", "accept-all"])
+        let current = try await E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--click", "accept-all"])
         #expect(current.errorCodes == [])
         #expect(E2E.ids(current.keys["IABTCF_DisclosedVendors"]) == [1, 2, 21, 28, 755, 1001, 1126])
         #expect(!current.events("diagnostic").contains { $0["message"]?.stringValue?.contains("DisclosedVendors") == true })

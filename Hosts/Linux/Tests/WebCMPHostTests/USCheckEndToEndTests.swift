@@ -40,8 +40,8 @@ import Testing
         "IAB keys written": "PASS",
     ]
 
-    @Test func checkComparesTheGPPAndUSPrivacyStringsAGPPOnlyCMPReportsOnItsReturnVisit() throws {
-        let (status, report) = try E2E.host(["check", Self.page("api=gpp"), "--click", "opt-out", "--timeout", "5"])
+    @Test func checkComparesTheGPPAndUSPrivacyStringsAGPPOnlyCMPReportsOnItsReturnVisit() async throws {
+        let (status, report) = try await E2E.host(["check", Self.page("api=gpp"), "--click", "opt-out", "--timeout", "5"])
         let rows = Self.rows(report)
         #expect(rows.count == Self.gppOnlyMarks.count, "\(report)")
         for (name, mark) in Self.gppOnlyMarks {
@@ -53,8 +53,8 @@ import Testing
         #expect(status == 0, "\(report)")
     }
 
-    @Test func checkFailsAGPPOnlyCMPThatDropsTheUsersOptOutOnTheReturnVisit() throws {
-        let (status, report) = try E2E.host(["check", Self.page("api=gpp&drop=1"), "--click", "opt-out", "--timeout", "5"])
+    @Test func checkFailsAGPPOnlyCMPThatDropsTheUsersOptOutOnTheReturnVisit() async throws {
+        let (status, report) = try await E2E.host(["check", Self.page("api=gpp&drop=1"), "--click", "opt-out", "--timeout", "5"])
         let injected = Self.row(report, "accepts the injected record")
         #expect(injected?.mark == "FAIL", "\(report)")
         #expect(injected?.text.contains("GPP string: the page reports \"DBABLA~CAAAAAAAAABA.QA\", stored \"DBABLA~CVVVkkkkkpFY.YA\"") == true,
@@ -71,8 +71,8 @@ import Testing
     /// A CMP with `__uspapi` alone: the generic dialect never takes US Privacy as consent on its own, so the bridge
     /// gets no ready message and no save. Every row fails or is not checked; none passes on nothing. (The kit cannot
     /// take consent from such a CMP; `check` says so at "ready".)
-    @Test func checkOnAUSPrivacyOnlyCMPPassesNoRowOnNothing() throws {
-        let (status, report) = try E2E.host(["check", Self.page("api=usp"), "--click", "opt-out", "--timeout", "3"])
+    @Test func checkOnAUSPrivacyOnlyCMPPassesNoRowOnNothing() async throws {
+        let (status, report) = try await E2E.host(["check", Self.page("api=usp"), "--click", "opt-out", "--timeout", "3"])
         let rows = Self.rows(report)
         #expect(!rows.isEmpty, "\(report)")
         #expect(rows.filter { $0.mark == "PASS" }.map(\.text) == [], "\(report)")
@@ -91,8 +91,8 @@ import Testing
 
     /// SampleHost's US mode keeps the choice in localStorage: the return visit reports the stored GPP and US Privacy
     /// strings.
-    @Test func checkComparesTheStringsOfSampleHostsUSMode() throws {
-        let (status, report) = try E2E.host(["check", E2E.sample + "?mode=us", "--click", "us-opt-out", "--click", "us-save",
+    @Test func checkComparesTheStringsOfSampleHostsUSMode() async throws {
+        let (status, report) = try await E2E.host(["check", E2E.sample + "?mode=us", "--click", "us-opt-out", "--click", "us-save",
                                              "--timeout", "5"])
         for (name, mark) in Self.gppOnlyMarks {
             #expect(Self.row(report, name)?.mark == mark, "\(name)\n\(report)")

@@ -16,8 +16,8 @@ import WebCMPBridge
 
     /// Without a configured dialect: ready through `__gpp`, the opt-out stored as GPP-only consent (header, usnat
     /// string, per-field keys), US Privacy from the page's `__uspapi`, no TCF key; the UI ends when the CMP hides it.
-    @Test func sampleHostUSModeStoresGPPOnlyConsent() throws {
-        let run = try E2E.run([Self.usPage, "--click", "us-opt-out", "--click", "us-save"])
+    @Test func sampleHostUSModeStoresGPPOnlyConsent() async throws {
+        let run = try await E2E.run([Self.usPage, "--click", "us-opt-out", "--click", "us-save"])
         #expect(run.errorCodes == [])
         #expect(run.events("uiReady").first?["dialect"] == .string("tcf"))
         let gpp = try #require(run.keys["IABGPP_HDR_GppString"]?.stringValue)
@@ -32,7 +32,7 @@ import WebCMPBridge
         #expect(run.events("uiFinished").first?["reason"] == .string("consentSaved"))
 
         // "Accept" (no opt-out): 2 = did not opt out.
-        let accepted = try E2E.run([Self.usPage, "--click", "us-accept"])
+        let accepted = try await E2E.run([Self.usPage, "--click", "us-accept"])
         #expect(accepted.errorCodes == [])
         #expect(accepted.keys["IABGPP_USNAT_SaleOptOut"] == .number(2))
         #expect(accepted.keys["IABUSPrivacy_String"] == .string("1YNN"))
@@ -40,15 +40,15 @@ import WebCMPBridge
 
     /// `check` reports what the lifecycle issue asks for: on SampleHost (Gravito) settings on demand works and the
     /// page reports gdprApplies; on SampleHost's US mode GPP-only consent is captured.
-    @Test func checkReportsSettingsGDPRAppliesAndGPPOnly() throws {
-        let (status, report) = try E2E.host(["check", E2E.sample + "?dialect=gravito", "--dialect", "gravito",
+    @Test func checkReportsSettingsGDPRAppliesAndGPPOnly() async throws {
+        let (status, report) = try await E2E.host(["check", E2E.sample + "?dialect=gravito", "--dialect", "gravito",
                                              "--click", "accept-all", "--timeout", "5"])
         #expect(status == 0, "\(report)")
         #expect(Self.row(report, "privacy settings on demand")?.hasPrefix("  PASS") == true, "\(report)")
         #expect(Self.row(report, "page reports gdprApplies")?.hasSuffix("gdprApplies: true") == true, "\(report)")
         #expect(Self.row(report, "GPP-only consent captured")?.hasPrefix("  PASS") == false, "\(report)")
 
-        let (usStatus, usReport) = try E2E.host(["check", Self.usPage, "--click", "us-opt-out", "--click", "us-save",
+        let (usStatus, usReport) = try await E2E.host(["check", Self.usPage, "--click", "us-opt-out", "--click", "us-save",
                                                  "--timeout", "5"])
         #expect(Self.row(usReport, "GPP-only consent captured")?.hasPrefix("  PASS") == true, "\(usReport)")
         #expect(Self.row(usReport, "page reports gdprApplies")?.hasSuffix("not reported (the configured value is used)") == true,
@@ -65,12 +65,12 @@ import WebCMPBridge
 
     /// A content page without a CMP gets the native-backed `__uspapi` with the stored US Privacy string; a page
     /// whose own CMP defines `__uspapi` answers itself.
-    @Test func contentPageGetsTheNativeBackedUSPAPI() throws {
+    @Test func contentPageGetsTheNativeBackedUSPAPI() async throws {
         let state = E2E.newState()
-        let hosted = try E2E.run([Self.usPage, "--state", state, "--click", "us-opt-out", "--click", "us-save"])
+        let hosted = try await E2E.run([Self.usPage, "--state", state, "--click", "us-opt-out", "--click", "us-save"])
         #expect(hosted.keys["IABUSPrivacy_String"] == .string("1YYN"))
         let probe = "new Promise(function (r) { __uspapi('getUSPData', 1, function (d, ok) { r([d, ok]); }); })"
-        let (status, stdout) = try E2E.host(["share", E2E.servers.0 + "/\(E2E.pages)/content.html", "--state", state,
+        let (status, stdout) = try await E2E.host(["share", E2E.servers.0 + "/\(E2E.pages)/content.html", "--state", state,
                                              "--eval", probe, "--eval", "typeof __tcfapi", "--json"])
         #expect(status == 0)
         let output = try JSONValue(parsing: stdout.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -80,13 +80,13 @@ import WebCMPBridge
         ]))
 
         // Nothing stored: no uspData object (success false).
-        let (_, emptyOut) = try E2E.host(["share", E2E.servers.0 + "/\(E2E.pages)/content.html",
+        let (_, emptyOut) = try await E2E.host(["share", E2E.servers.0 + "/\(E2E.pages)/content.html",
                                           "--state", E2E.newState(), "--eval", probe, "--json"])
         let empty = try JSONValue(parsing: emptyOut.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(empty["eval"] == .array([.array([.null, .bool(false)])]))
 
         // The page's own __uspapi (gpp-us-cmp.html answers "1---" before a choice) is the one that answers.
-        let (_, ownOut) = try E2E.host(["share", E2E.servers.0 + "/\(E2E.pages)/gpp-us-cmp.html", "--state", state,
+        let (_, ownOut) = try await E2E.host(["share", E2E.servers.0 + "/\(E2E.pages)/gpp-us-cmp.html", "--state", state,
                                         "--eval", probe, "--json"])
         let own = try JSONValue(parsing: ownOut.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(own["eval"] == .array([.array([.object(["version": .number(1), "uspString": .string("1---")]), .bool(true)])]))

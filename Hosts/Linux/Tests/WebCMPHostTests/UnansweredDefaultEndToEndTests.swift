@@ -20,9 +20,9 @@ import WebCMPBridge
         return (ConsentBridge.needsConsentUI(store: .userDefaults(suiteName: suite), migration: .disabled), record)
     }
 
-    @Test func theBannerLeftUnansweredAsksAgainAtTheNextLaunch() throws {
+    @Test func theBannerLeftUnansweredAsksAgainAtTheNextLaunch() async throws {
         let state = E2E.newState()
-        let run = try E2E.run([Self.page, "--state", state, "--timeout", "3"])
+        let run = try await E2E.run([Self.page, "--state", state, "--timeout", "3"])
         #expect(run.errorCodes == [])
         #expect(run.keys["IABGPP_HDR_GppString"] == .string("DBABLA~CAAAAAAAAABA.QA"))
         #expect(run.events("userAction").isEmpty)
@@ -31,9 +31,9 @@ import WebCMPBridge
         #expect(record.contains("\"action\":\"noChoiceWhileUIShown\""))
     }
 
-    @Test func aCMPThatNeverShowsItsBannerIsAnsweredByItsSignal() throws {
+    @Test func aCMPThatNeverShowsItsBannerIsAnsweredByItsSignal() async throws {
         let state = E2E.newState()
-        let run = try E2E.run([Self.page + "&ui=never", "--state", state, "--timeout", "3"])
+        let run = try await E2E.run([Self.page + "&ui=never", "--state", state, "--timeout", "3"])
         #expect(run.errorCodes == [])
         #expect(run.keys["IABGPP_HDR_GppString"] == .string("DBABLA~CAAAAAAAAABA.QA"))
         let (reason, record) = try Self.nextLaunch(state)

@@ -10,8 +10,8 @@ import WebCMPBridge
 
     /// `webkit_web_view_terminate_web_process` once the page is ready: the bridge reloads it once, the user's save on
     /// the reloaded page is stored, and the run ends normally.
-    @Test func aTerminatedWebProcessReloadsThePageOnceAndTheSaveIsStored() throws {
-        let run = try E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--terminate-web-process",
+    @Test func aTerminatedWebProcessReloadsThePageOnceAndTheSaveIsStored() async throws {
+        let run = try await E2E.run([E2E.sample + "?dialect=gravito", "--dialect", "gravito", "--terminate-web-process",
                                "--click", "accept-all"])
         #expect(run.errorCodes == [])
         let terminated = try #require(run.events.firstIndex { $0["type"] == .string("terminateWebProcess") })
