@@ -11,8 +11,7 @@ extension SharingScriptTests {
     /// A fake top window: `window.top === window`, `window.frames === window` (so a frame named N is `window.frames[N]`),
     /// a document whose `<body>` the parser inserts later (`insertBody()`, which runs the mutation observers), a frame
     /// of the page's own that it inserts later (`insertFrame()`: `window.length` counts the frames, as in a browser, and
-    /// the observers run), the page's task queue (`window.setTimeout` queues, `runTasks()` runs what is queued, as the
-    /// event loop does after the current task), `DOMContentLoaded` (`contentLoaded()`), and child frames of other origins (`child(origin)`) that `send` messages to the top window and collect what it posts back
+    /// the observers run), `DOMContentLoaded` (`contentLoaded()`), and child frames of other origins (`child(origin)`) that `send` messages to the top window and collect what it posts back
     /// (structured-cloned, as `postMessage` does).
     static let framesPage = """
         globalThis.window = globalThis;
@@ -24,9 +23,6 @@ extension SharingScriptTests {
           if (type === 'message') messageListeners.push(fn);
           if (type === 'load') loadListeners.push(fn);
         };
-        const queuedTasks = [];
-        window.setTimeout = (fn) => { queuedTasks.push(fn); return queuedTasks.length; };
-        const runTasks = () => { while (queuedTasks.length) { queuedTasks.shift()(); } };
         const observers = [];
         globalThis.MutationObserver = class {
           constructor(callback) { this.callback = callback; this.observing = false; observers.push(this); }
@@ -54,19 +50,9 @@ extension SharingScriptTests {
           document.body = body;
           mutated();
         };
-        const frameElement = (src) => ({ nodeType: 1, tagName: 'IFRAME', name: '', style: {},
-                                         getAttribute: (name) => (name === 'src' ? src : null), hasAttribute: () => false });
-        // A frame with a URL to load (an ad tag), as the parser inserts it; insertBlankFrame(): one without a URL,
-        // whose document a script can fill in the same task.
         const insertFrame = () => {
-          const frame = frameElement('https://ads.example/ad.html');
-          body.appendChild(frame);
-          observers.filter((o) => o.observing).forEach((o) => o.callback([{ addedNodes: [frame] }]));
-        };
-        const insertBlankFrame = () => {
-          const frame = frameElement(null);
-          body.appendChild(frame);
-          observers.filter((o) => o.observing).forEach((o) => o.callback([{ addedNodes: [frame] }]));
+          body.appendChild({ tagName: 'IFRAME', name: '', style: {} });
+          mutated();
         };
         // A frame inserted where the document's mutation observer does not look (inside a shadow root).
         const insertUnseenFrame = () => { body.appendChild({ tagName: 'IFRAME', name: '', style: {} }); };
@@ -134,86 +120,34 @@ extension SharingScriptTests {
     // MARK: Locator frames
 
     /// At document start there is no `<body>`, and a page without frames gets no locator frames (only scripts in frames
-    /// look for one, and each costs the page a frame): they appear when the page has `<body>` and a frame of its own
-    /// (after the head's scripts, where a page CMP's stub looks for a locator), hidden, one per native-backed API, and
-    /// only once. They are built in a task of their own, queued when the frame is seen, not in the parser's task that
-    /// inserted it: WebKit builds each frame synchronously (milliseconds each), which delayed `DOMContentLoaded`.
-    @Test func locatorFramesAreAddedInATaskQueuedOnceThePageHasAFrame() throws {
+    /// look for one, and each costs the page's parse a frame): they appear when the page has `<body>` and a frame of its
+    /// own (after the head's scripts, where a page CMP's stub looks for a locator), hidden, one per native-backed API,
+    /// and only once.
+    @Test func locatorFramesAreAddedOnceThePageHasAFrame() throws {
         let output = try runFrames("""
             \(try install())
             const before = locators();
             const watching = observers.filter((o) => o.observing).length;
             insertBody();
-            runTasks();
             const withBodyOnly = locators();
             const watchingWithBodyOnly = observers.filter((o) => o.observing).length;
             insertFrame();
-            const inTheParsersTask = locators();
-            const queued = queuedTasks.length;
-            runTasks();
             const after = locators();
             insertFrame();
-            runTasks();
-            print({ before, watching, withBodyOnly, watchingWithBodyOnly, inTheParsersTask, queued, after,
-                    again: locators().length, stillWatching: observers.filter((o) => o.observing).length,
+            print({ before, watching, withBodyOnly, watchingWithBodyOnly, after, again: locators().length,
+                    stillWatching: observers.filter((o) => o.observing).length,
                     found: typeof window.frames['__tcfapiLocator'] });
             """)
         #expect(output["before"] == .array([]))
         #expect(output["watching"] == .number(1))
         #expect(output["withBodyOnly"] == .array([]))
         #expect(output["watchingWithBodyOnly"] == .number(1))
-        #expect(output["inTheParsersTask"] == .array([]))
-        #expect(output["queued"] == .number(1))
         #expect(output["after"] == .array([
             .string("IFRAME:__tcfapiLocator:none"), .string("IFRAME:__gppLocator:none"), .string("IFRAME:__uspapiLocator:none"),
         ]))
         #expect(output["again"] == .number(3))
         #expect(output["stillWatching"] == .number(0))
         #expect(output["found"] == .string("object"))
-    }
-
-    /// A frame without a URL (no src, about:blank) can be filled by a script in the task that inserted it, before any
-    /// queued task: seen with such a frame, the observer builds the locators at once, as it did for every frame. A frame
-    /// with a URL seen first queues the task; a blank frame seen before that task ran builds them at once all the same.
-    @Test func locatorFramesAreAddedAtOnceForAFrameAScriptCanFill() throws {
-        let output = try runFrames("""
-            \(try install())
-            insertBody();
-            insertBlankFrame();
-            const atOnce = locators().length;
-            const queued = queuedTasks.length;
-            print({ atOnce, queued, watching: observers.filter((o) => o.observing).length });
-            """)
-        #expect(output == .object(["atOnce": .number(3), "queued": .number(0), "watching": .number(0)]))
-        let later = try runFrames("""
-            \(try install())
-            insertBody();
-            insertFrame();
-            const queuedFirst = [locators().length, queuedTasks.length];
-            insertBlankFrame();
-            const afterBlank = locators().length;
-            runTasks();
-            print({ queuedFirst, afterBlank, total: locators().length, watching: observers.filter((o) => o.observing).length });
-            """)
-        #expect(later == .object([
-            "queuedFirst": .array([.number(0), .number(1)]), "afterBlank": .number(3), "total": .number(3), "watching": .number(0),
-        ]))
-    }
-
-    /// A page script that replaces `window.setTimeout` after document start (here with one that drops the callback)
-    /// does not stop the locators: the script queues its task with the `setTimeout` it took at document start.
-    @Test func locatorFramesAreAddedWhenThePageReplacedSetTimeout() throws {
-        let output = try runFrames("""
-            \(try install())
-            window.setTimeout = () => 0;
-            insertBody();
-            insertFrame();
-            runTasks();
-            print(locators());
-            """)
-        #expect(output == .array([
-            .string("IFRAME:__tcfapiLocator:none"), .string("IFRAME:__gppLocator:none"), .string("IFRAME:__uspapiLocator:none"),
-        ]))
     }
 
     /// An engine without `MutationObserver` (none current) cannot see a frame arrive: the locator frames are added at
@@ -265,7 +199,6 @@ extension SharingScriptTests {
             \(try install())
             insertBody();
             insertFrame();
-            runTasks();
             print(locators());
             """)
         #expect(output == .array([.string("IFRAME:__gppLocator:none")]))
@@ -279,7 +212,6 @@ extension SharingScriptTests {
             window.__tcfapi = function pageStub() {};
             insertBody();
             insertFrame();
-            runTasks();
             print(locators());
             """)
         #expect(output == .array([.string("IFRAME:__gppLocator:none"), .string("IFRAME:__uspapiLocator:none")]))
@@ -398,7 +330,6 @@ extension SharingScriptTests {
             \(try update())
             insertBody();
             insertFrame();
-            runTasks();
             const total = ad.received.length;
             const active = window.__webcmpSharing.active();
             // Had a frame's call been taken while the page's API was in place, it would come back to life here.

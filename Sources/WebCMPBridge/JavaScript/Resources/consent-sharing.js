@@ -228,23 +228,16 @@
   // stub may have added it). Not at document start: the IAB reference stubs install their __tcfapi / __gpp only when
   // they find no locator, and a page stub runs in the <head> (CMP API v2.2, "Requirements for the CMP 'stub' API
   // script"), after this script. And only once the page has a frame of its own (window.length > 0): only scripts in
-  // frames look for a locator, and a page without frames would pay for them for nothing.
-  // Each locator is a frame that WebKit builds synchronously when it is inserted (its browsing context and initial
-  // about:blank document): 1-4 ms each in WebKitGTK on a 2-core machine, 5-14 ms for the three (scripts/bench-sharing,
-  // 2026-11-28), far more than the rest of this script. Built at the microtask checkpoint where the observer sees the
-  // first frame, inside the parser's task, they delayed DOMContentLoaded by that much whenever the parser yielded after
-  // the page's frame. So when the frame seen has a URL to load or a srcdoc, the observer only queues a task (setTimeout
-  // 0, the page's setTimeout as it was at document start) that builds them: the parser's continuation, already queued,
-  // runs first, and a page parsed in one chunk reaches DOMContentLoaded before they exist. A page that arrives in
-  // several chunks may run that task between two of them, and then pays for the frames before DOMContentLoaded as before.
-  // A frame with a URL cannot run a script before the task (its document needs the network first); WebKitGTK loads a
-  // srcdoc frame after it too (observed). A frame without a URL (no src, about:blank, javascript:) has its document at
-  // once, and a script may fill it in the same task: seen with such a frame, the observer builds the locators at once,
-  // as it did for every frame. When a frame's first look misses them: a script that inserts a frame without a URL and
-  // fills it in the same task, when that frame is the page's first (as before), and now also while the queued task has
-  // not run (the page's first frame had a URL or srcdoc and was seen in the same parser chunk or script; before, that
-  // frame had built them already). Such a script finds them from its next task on. Without MutationObserver (no current
-  // engine) the frames are added at DOMContentLoaded, frames or not.
+  // frames look for a locator, and each locator is a frame that WebKit builds synchronously on insertion (its
+  // browsing context and initial document: 1-4 ms each, 5-14 ms for the three, in WebKitGTK on a 2-core machine,
+  // scripts/bench-sharing), a cost a page without frames would pay for nothing. They are built here, in the task that
+  // showed the page's first frame, and not in a later task: a later task saves DOMContentLoaded only on a page parsed
+  // in one chunk (a long page runs it between two chunks and pays all the same, measured), and a script that fills a
+  // frame without a URL in the same task would then miss them until that task ran (docs/Benchmarks.md). The mutation
+  // observer sees the first frame at the next microtask checkpoint after its insertion: after the parser's current
+  // chunk or the inserting script, before that frame's document loads from its URL. A script that inserts a frame and
+  // writes a script into it synchronously runs that script before the locators exist; it finds them from its next task
+  // on. Without MutationObserver (no current engine) the frames are added at DOMContentLoaded, frames or not.
   var locators = [
     { name: '__tcfapiLocator', active: frameAPIs[0].active },
     { name: '__gppLocator', active: frameAPIs[1].active },
@@ -269,51 +262,11 @@
     });
     return true;
   };
-  // The page's setTimeout as it is at document start (a page script may replace window.setTimeout later).
-  var queueTask = typeof window.setTimeout === 'function' ? window.setTimeout : null;
-  var queued = false;
-  // Whether one of `nodes` is (or holds) a frame that a script can fill in the task that inserted it: no URL to load
-  // (no src, about:blank or javascript:) and no srcdoc. Its document exists at once, and a script can write into it.
-  var fillable = function (element) {
-    if (!element || element.nodeType !== 1 || typeof element.getAttribute !== 'function') { return false; }
-    var tag = String(element.tagName).toUpperCase();
-    if (tag !== 'IFRAME' && tag !== 'FRAME') {
-      if (typeof element.getElementsByTagName !== 'function') { return false; }
-      var inner = element.getElementsByTagName('iframe');
-      for (var i = 0; i < inner.length; i++) { if (fillable(inner[i])) { return true; } }
-      return false;
-    }
-    if (element.hasAttribute('srcdoc')) { return false; }
-    var src = element.getAttribute('src');
-    return !src || /^\s*(about:blank|javascript:)/i.test(src);
-  };
-  var addsFillableFrame = function (records) {
-    for (var r = 0; records && r < records.length; r++) {
-      var added = records[r].addedNodes || [];
-      for (var n = 0; n < added.length; n++) { if (fillable(added[n])) { return true; } }
-    }
-    return false;
-  };
-  // The observer's callback: once the page has <body> and a frame of its own, build the locators, now when a frame a
-  // script can fill came with these records, else in a task queued once (and now all the same should such a frame
-  // arrive before that task runs). True once they are built.
-  var frameSeen = function (records) {
-    if (locatorsAdded) { return true; }
-    if (!document.body || !(window.length > 0)) { return false; }
-    if (!queueTask || addsFillableFrame(records)) { return addLocators(true); }
-    if (!queued) {
-      queued = true;
-      var built = function () { addLocators(true); if (observer) { observer.disconnect(); } };
-      try { queueTask.call(window, built, 0); } catch (e) { return addLocators(true); }
-    }
-    return false;
-  };
   if (typeof document !== 'undefined' && document) {
     var observing = false;
-    var observer = null;
     if (typeof MutationObserver === 'function') {
       try {
-        observer = new MutationObserver(function (records) { if (frameSeen(records)) { observer.disconnect(); } });
+        var observer = new MutationObserver(function () { if (addLocators(false)) { observer.disconnect(); } });
         observer.observe(document, { childList: true, subtree: true });
         observing = true;
       } catch (e) {}
