@@ -47,6 +47,9 @@ struct Arguments {
     var pairs: Int?
     /// `--with-frame` (`sharing-cost`): the content page has an iframe of its own.
     var withFrame = false
+    /// `--long-page` (`sharing-cost`): the content page has 4,000 paragraphs (about 350 KB), so that it is parsed in
+    /// several chunks, not one.
+    var longPage = false
     /// `--cycles` (`soak`).
     var cycles = 200
     /// `--minimal-bodies` (`soak`).
@@ -90,7 +93,7 @@ struct Arguments {
     ]
     /// The flags.
     static let flagOptions: Set<String> = [
-        "--json", "--with-frame", "--raw", "--settings", "--terminate-web-process", "--app-context", "--minimal-bodies",
+        "--json", "--with-frame", "--long-page", "--raw", "--settings", "--terminate-web-process", "--app-context", "--minimal-bodies",
         "--retain-bridges", "--help", "-h",
     ]
 
@@ -114,6 +117,7 @@ struct Arguments {
         seeds = parsed.all("--seed")
         json = parsed.has("--json")
         withFrame = parsed.has("--with-frame")
+        longPage = parsed.has("--long-page")
         raw = parsed.has("--raw")
         settings = parsed.has("--settings")
         terminateWebProcess = parsed.has("--terminate-web-process")

@@ -19,18 +19,20 @@ import WebCMPHostGTK
 /// markers with sharing minus the span without (whole milliseconds again, so only the mean of many is meaningful),
 /// and the `load` event's paired difference says what the page pays after `DOMContentLoaded`. `--with-frame` puts an
 /// iframe of the page's own into the content page: the sharing script then adds its three locator frames (it adds
-/// none to a page without frames, `consent-sharing.js`), and the rows say what that costs.
+/// none to a page without frames, `consent-sharing.js`), and the rows say what that costs. `--long-page` makes the
+/// page 4,000 paragraphs long instead of 40 (about 350 KB), so that WebKit parses it in several chunks with tasks in
+/// between, as a real article arriving from the network is, rather than in one.
 @MainActor
 enum SharingCost {
     /// The content page: ordinary markup, a page script, and the timing it reports once `DOMContentLoaded` fired.
-    static func page(withFrame: Bool) -> String {
+    static func page(withFrame: Bool, paragraphs: Int = 40) -> String {
         """
         <!doctype html><html><head><meta charset="utf-8"><title>Article</title>
         <style>body{font:16px/1.5 sans-serif;margin:2em}article{max-width:40em}</style>
         <script>window.__pageScriptRan = true;</script></head><body><article>
         <h1>An article in the app's content web view</h1>
         \(withFrame ? "<iframe title=\"ad\" width=\"300\" height=\"250\" srcdoc=\"<p>ad</p>\"></iframe>\n" : "")\
-        \(String(repeating: "<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.</p>\n", count: 40))
+        \(String(repeating: "<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.</p>\n", count: paragraphs))
         </article></body></html>
         """
     }
@@ -52,7 +54,7 @@ enum SharingCost {
         let warmUp = 5
         let file = FileManager.default.temporaryDirectory
             .appendingPathComponent("webcmp-sharing-cost-\(ProcessInfo.processInfo.processIdentifier).html")
-        do { try Data(page(withFrame: arguments.withFrame).utf8).write(to: file) } catch { fail("cannot write \(file.path): \(error)", code: 1) }
+        do { try Data(page(withFrame: arguments.withFrame, paragraphs: arguments.longPage ? 4000 : 40).utf8).write(to: file) } catch { fail("cannot write \(file.path): \(error)", code: 1) }
         defer { try? FileManager.default.removeItem(at: file) }
 
         let (record, keys) = storedConsent()
@@ -94,7 +96,7 @@ enum SharingCost {
         let (cost, interval) = meanAndInterval(differences)
         let (scripts, scriptsInterval) = meanAndInterval(scriptDifferences)
         let (load, loadInterval) = meanAndInterval(loadDifferences)
-        let page = arguments.withFrame ? "content page with a frame" : "content page"
+        let page = (arguments.longPage ? "long " : "") + (arguments.withFrame ? "content page with a frame" : "content page")
         let rows: [(String, Double, String)] = [
             ("\(page) DOMContentLoaded, with sharing, median ms", Measure.percentile(withTimes, 0.5), "(reference)"),
             ("\(page) DOMContentLoaded, without, median ms", Measure.percentile(withoutTimes, 0.5), "(reference)"),
@@ -117,6 +119,7 @@ enum SharingCost {
             printJSON(.object([
                 "sharingRanInTheViewWithSharingOnly": .bool(true),
                 "withFrame": .bool(arguments.withFrame),
+                "longPage": .bool(arguments.longPage),
                 "pairs": .number(Double(differences.count)),
                 "rows": .array(rows.map { .object(["name": .string($0.0), "value": .number($0.1), "budget": .string($0.2)]) }),
             ]))

@@ -228,8 +228,12 @@
   // stub may have added it). Not at document start: the IAB reference stubs install their __tcfapi / __gpp only when
   // they find no locator, and a page stub runs in the <head> (CMP API v2.2, "Requirements for the CMP 'stub' API
   // script"), after this script. And only once the page has a frame of its own (window.length > 0): only scripts in
-  // frames look for a locator, and each locator is a frame that WebKit builds during the parse (about 1 ms each on a
-  // loaded 2-core machine, scripts/bench-sharing), a cost a page without frames would pay for nothing. The mutation
+  // frames look for a locator, and each locator is a frame that WebKit builds synchronously on insertion (its
+  // browsing context and initial document: 1-4 ms each, 5-14 ms for the three, in WebKitGTK on a 2-core machine,
+  // scripts/bench-sharing), a cost a page without frames would pay for nothing. They are built here, in the task that
+  // showed the page's first frame, and not in a later task: a later task saves DOMContentLoaded only on a page parsed
+  // in one chunk (a long page runs it between two chunks and pays all the same, measured), and a script that fills a
+  // frame without a URL in the same task would then miss them until that task ran (docs/Benchmarks.md). The mutation
   // observer sees the first frame at the next microtask checkpoint after its insertion: after the parser's current
   // chunk or the inserting script, before that frame's document loads from its URL. A script that inserts a frame and
   // writes a script into it synchronously runs that script before the locators exist; it finds them from its next task
