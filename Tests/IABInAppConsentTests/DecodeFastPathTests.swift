@@ -27,6 +27,35 @@ import Testing
         (0..<count).map { _ in alphabet.randomElement(using: &random)! }
     }
 
+    /// Decoding into a buffer that already holds bytes (a TC string's earlier, longer segment, or stale bytes of any
+    /// length) gives exactly the reference bytes: the decoder overwrites the buffer in place and trims it, and no
+    /// stale byte survives.
+    @Test func base64URLIntoAReusedBufferMatchesTheBitReference() throws {
+        var random = SystemRandomNumberGenerator()
+        for count in 0...40 {
+            for stale in [0, 1, count / 2, count, count + 7, 64] {
+                let text = DecodeFastPathTests.randomText(count, using: &random)
+                var bytes = [UInt8](repeating: 0xA5, count: stale)
+                try Base64URL.decode(Substring(String(decoding: text, as: UTF8.self)).utf8, into: &bytes, offsetBase: 0)
+                #expect(bytes == DecodeFastPathTests.referenceDecode(text), "\(count) characters over \(stale) stale bytes")
+            }
+        }
+    }
+
+    /// Every two-letter code of ConsentLanguage and PublisherCC decodes to its letters (the decoder takes them from a
+    /// table indexed first letter × 26 + second).
+    @Test func everyLetterPairDecodesToItsLetters() throws {
+        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        for first in letters {
+            for second in letters {
+                let code = String([first, second]), reversed = String([second, first])
+                let string = try TCString(consentLanguage: code, publisherCountryCode: reversed).encoded()
+                let decoded = try TCString(decodingPrecisely: string)
+                #expect(decoded.consentLanguage == code && decoded.publisherCountryCode == reversed, "\(code)")
+            }
+        }
+    }
+
     @Test func base64URLMatchesTheBitReferenceAtEveryLength() throws {
         var random = SystemRandomNumberGenerator()
         for length in 0...70 {

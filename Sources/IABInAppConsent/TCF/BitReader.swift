@@ -119,7 +119,16 @@ struct BitReader {
         guard first < 26, second < 26 else {
             throw .invalidFieldValue(field: field(), value: "letter codes \(first), \(second) (a = 0 … z = 25)")
         }
-        return String(decoding: [UInt8(65 + first), UInt8(65 + second)], as: UTF8.self)
+        let index = Int(truncatingIfNeeded: first) &* 26 &+ Int(truncatingIfNeeded: second)
+        return BitReader.letterPairs[index]
+    }
+
+    /// `AA` … `ZZ` (index `first * 26 + second`), built once: each is a small (inline) string, so ``letters(_:)``
+    /// neither allocates nor validates UTF-8 (building it from an array did both, twice per decode).
+    static let letterPairs: [String] = (0..<676).map { (index: Int) -> String in
+        let first = UInt8(ascii: "A") + UInt8(index / 26)
+        let second = UInt8(ascii: "A") + UInt8(index % 26)
+        return String(decoding: [first, second], as: UTF8.self)
     }
 
     /// Reads a vendor section (MaxVendorId, IsRangeEncoding, bitfield or range entries).
