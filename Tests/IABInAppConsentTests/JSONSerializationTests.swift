@@ -97,4 +97,16 @@ import Testing
         #expect(StoredConsentRecord.parseNonTCFData(text) == data)
         #expect(throws: ConsentStoreError.self) { try StoredConsentRecord.encodeNonTCFData(.number(.infinity)) }
     }
+
+    @Test func scriptSafeTextEscapesWhatAScriptElementCannotHoldAndReadsBackEqual() throws {
+        let value = JSONValue.object(["k": .string("</script>&\u{7F}\u{2028}\u{2029}\u{2027}é\n"), "n": .number(.infinity)])
+        #expect(value.scriptSafeJSONText
+            == #"{"k":"\u003c/script\u003e\u0026\u007f\u2028\u2029\#u{2027}é\n","n":null}"#)
+        #expect(JSONValue.scriptSafeStringLiteral("a<b") == #""a\u003cb""#)
+        var random = SplitMix64(state: 0x5C41F7)
+        for _ in 0..<1_000 {
+            let value = Self.randomValue(&random)
+            #expect(try JSONValue(parsing: value.scriptSafeJSONText, limits: Self.unlimited) == value)
+        }
+    }
 }
