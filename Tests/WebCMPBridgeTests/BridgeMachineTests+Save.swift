@@ -89,4 +89,32 @@ extension BridgeMachineTests {
             .error(.storageFailed(IABConsentError(changed))),
         ])
     }
+    /// A page's GPP signal updates the run's consent; when another write replaced that consent meanwhile (another
+    /// bridge's user choice), the save is prepared again as the signal on the record in force, not as the run's older
+    /// consent: the other write's TC string is kept. Each save names the stored text it was prepared on: the one the
+    /// run started from, then the one the store reported. Fails when the retry writes the run's consent back (the TC
+    /// string is lost) or a save replaces a text the run no longer knows.
+    @Test func aSignalSaveIsPreparedAgainAsTheSignalOnTheRecordInForce() {
+        var startVersion = ConsentStore.RecordVersion()
+        startVersion.record = "start"
+        var otherVersion = ConsentStore.RecordVersion()
+        otherVersion.record = "other"
+        var feeder = RowFeeder(MachinePage.machine(Self.tcfDialect))
+        _ = feeder.feed(.attached(setupFailure: nil))
+        _ = feeder.feed(.start(trackingStatus: .notDetermined, version: startVersion))
+        let first = feeder.feed(.tcf(Self.gppUpdate))
+        let signal = ConsentPayload(
+            action: .signalUpdate,
+            strings: ConsentStrings(gppString: Self.gppString, gppApplicableSections: [6]))
+        #expect(first.last == .store(MachineCommit.save(signal, page: Self.gppPage, replacing: startVersion)))
+
+        let changed = ConsentStoreError.recordChanged(current: Self.storedBefore, version: otherVersion)
+        var rebased = signal
+        rebased.strings.tcString = Self.accept
+        rebased.gdprApplies = Self.storedBefore.gdprApplies
+        #expect(feeder.feed(.storeAnswered(1, changed, trackingStatus: .notDetermined)) == [
+            .store(MachineCommit.save(
+                rebased, page: Self.gppPage, previous: Self.storedBefore, id: 2, replacing: otherVersion)),
+        ])
+    }
 }

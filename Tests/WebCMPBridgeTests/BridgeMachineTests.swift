@@ -380,8 +380,8 @@ struct RowFeeder {
     /// Feeds `input` (its placeholder answer completed) and returns its effects.
     mutating func feed(_ input: BridgeMachine.Input) -> [BridgeMachine.Effect] {
         var input = input
-        if case .storeAnswered(let id, let error, let status) = input, id == Self.latest, let latestSave {
-            input = .storeAnswered(latestSave, error, trackingStatus: status)
+        if case .storeAnswered(let id, let error, let written, let status) = input, id == Self.latest, let latestSave {
+            input = .storeAnswered(latestSave, error, written: written, trackingStatus: status)
         }
         let effects = machine.handle(input)
         for case .store(let save) in effects { latestSave = save.id }
@@ -482,7 +482,8 @@ enum MachineCommit {
     /// rules and the record in force) by what reaches the store.
     static func save(
         _ payload: ConsentPayload, page: PageSignals = PageSignals(), rules: ConsentCommit.Rules = rules(),
-        previous: ConsentRecord? = nil, dialect: CMPDialect = .tcf, id: Int = 1
+        previous: ConsentRecord? = nil, dialect: CMPDialect = .tcf, id: Int = 1,
+        replacing: ConsentStore.RecordVersion = ConsentStore.RecordVersion()
     ) -> BridgeMachine.Save {
         do {
             let commit = try ConsentCommit(
@@ -490,7 +491,7 @@ enum MachineCommit {
             return BridgeMachine.Save(
                 id: id, keys: commit.keys, record: commit.record, provenance: commit.change,
                 details: ["pageURL": MachinePage.url.absoluteString, "dialect": dialect.rawValue],
-                now: MachinePage.now)
+                now: MachinePage.now, replacing: replacing)
         } catch {
             preconditionFailure("a row's save commits: \(error)")
         }

@@ -66,3 +66,73 @@ import Testing
         #expect(harness.errorCodes.isEmpty)
     }
 }
+
+/// Two bridges over one store (a presented page and a pre-warmed one; found by the journey fuzz target): each run's
+/// saves are written only over the record that run knows, and a page's GPP or US Privacy signal never writes the
+/// run's older consent back over consent another bridge stored meanwhile.
+@MainActor
+@Suite struct BridgesSharingAStoreTests {
+    private func tcf(_ status: String, _ tcString: String) -> JSONValue {
+        .object(["type": .string("tcf"), "eventStatus": .string(status), "tcString": .string(tcString)])
+    }
+
+    private func gpp(_ gppString: String) -> JSONValue {
+        .object(["type": .string("gpp"), "gppString": .string(gppString)])
+    }
+
+    /// The first page signals GPP only; meanwhile the second page stored the user's TC string. The signal's save,
+    /// refused by the store (the record changed), is prepared again on the record in force: the user's TC string is
+    /// kept, with the GPP string. Fails when the retry writes the first run's consent (GPP only) back: the TC string
+    /// and every `IABTCF_` key are gone.
+    @Test func aPageSignalKeepsTheConsentAnotherBridgeStoredMeanwhile() throws {
+        let store = ConsentStore.inMemory()
+        let first = BridgeHarness(dialect: .tcf, store: store)
+        let second = BridgeHarness(dialect: .tcf, store: store)
+        second.webView.post("webcmpTCF", tcf("useractioncomplete", TestStrings.acceptAll))
+        #expect(second.storedTCString() == TestStrings.acceptAll)
+
+        first.webView.post("webcmpTCF", gpp("DBABTA~1YNN"))
+
+        let record = try #require(store.record())
+        #expect(record.tcString == TestStrings.acceptAll)
+        #expect(record.strings.gppString == "DBABTA~1YNN")
+        #expect(first.storedTCString() == TestStrings.acceptAll)
+        #expect(first.errorCodes.isEmpty)
+        #expect(store.consentHistory().last?.provenance.action == .signalUpdate)
+    }
+
+    /// A US Privacy string alone is never consent: when another write removed the consent a page's US Privacy signal
+    /// updated, the signal is not stored (a diagnostic says so), and nothing is written.
+    @Test func aUSPrivacySignalIsNotStoredAloneWhenAnotherWriteRemovedTheConsentItUpdated() throws {
+        let store = ConsentStore.inMemory()
+        let harness = BridgeHarness(dialect: .tcf, store: store)
+        harness.webView.post("webcmpTCF", tcf("useractioncomplete", TestStrings.acceptAll))
+        store.clearAll()
+        harness.webView.post("webcmpTCF", .object(["type": .string("usp"), "uspString": .string("1YNN")]))
+        #expect(store.record() == nil)
+        #expect(store.iabKeys().isEmpty)
+        #expect(harness.events.contains {
+            if case .diagnostic(let text) = $0 { return text.contains("page signal was not stored") }
+            return false
+        })
+    }
+
+    /// A second `start()` of a running bridge (a pre-warmed page taken by a session) changes nothing: the run keeps
+    /// the record it knows *and the stored text it was read as*, so a write by another bridge since is still noticed.
+    /// Fails when the runner takes the fresh stored text while the run keeps its older record: the user's new save of
+    /// the string this run stored before is then written as a re-report (a commit prepared on the stale record).
+    @Test func aSecondStartKeepsTheRunsRecordAndItsVersionTogether() throws {
+        let store = ConsentStore.inMemory()
+        let prewarmed = BridgeHarness(dialect: .tcf, store: store)
+        prewarmed.webView.post("webcmpTCF", tcf("useractioncomplete", TestStrings.acceptAll))
+        let other = BridgeHarness(dialect: .tcf, store: store)
+        other.webView.post("webcmpTCF", tcf("useractioncomplete", TestStrings.rejectAll))
+        prewarmed.bridge.start()   // ignored by the machine: the run is under way
+
+        prewarmed.webView.post("webcmpTCF", tcf("useractioncomplete", TestStrings.acceptAll))
+
+        #expect(prewarmed.storedTCString() == TestStrings.acceptAll)
+        #expect(store.consentHistory().last?.provenance.action == .userChoice)
+        #expect(store.record()?.provenance.action == .userChoice)
+    }
+}

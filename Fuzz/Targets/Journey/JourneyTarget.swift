@@ -116,7 +116,7 @@ final class JourneyWorld {
             step(ops[index], ops[index + 1])
             index += 2
             afterStep()
-            if journeyTrace { trace("   -> \(state)") }
+            if journeyTrace { trace("   -> \(state) stored TC string \(kit.store.record(includingNonTCFData: false)?.tcString.map { String($0.suffix(10)) } ?? "none")") }
         }
         if journeyTrace { trace("end of journey: settling") }
         finish()
@@ -272,6 +272,10 @@ final class JourneyWorld {
         let historyBefore = kit.historyText()
         webView.post(body)
         posting = nil
+        if journeyTrace {
+            let stored = kit.store.record(includingNonTCFData: false)?.tcString
+            trace("   posted: committed \(committedDuringPost), stored TC string \(stored == storedBefore ? "unchanged" : "changed") (\(storedBefore.map { String($0.suffix(10)) } ?? "none") -> \(stored.map { String($0.suffix(10)) } ?? "none")), history: \(kit.consentHistory().map { "\($0.provenance.source)/\($0.provenance.action)" })")
+        }
         // A commit that wrote no history entry (nothing changed) says nothing about what the user did.
         if committedDuringPost, kit.historyText() != historyBefore {
             anyCommit = true

@@ -54,6 +54,25 @@ package struct PageSignals: Sendable, Hashable {
         return payload
     }
 
+    /// `payload` (the run's consent with this page's latest signals applied, prepared on a record that another write
+    /// has replaced since) prepared again on `record`, the record in force: its strings with the page's latest GPP
+    /// string (and sections) and US Privacy string where the page reported them, and its `gdprApplies`. The signal is
+    /// all the page said; the rest of the run's consent is what the other write replaced (another page's user
+    /// choice, the app's `rejectAll()`), so it is not written back over it. `nil` when `record` holds neither a TC
+    /// string nor a GPP string and the page reported no GPP string: a US Privacy string is never consent on its own.
+    package func rebasing(_ payload: ConsentPayload, on record: ConsentRecord?) -> ConsentPayload? {
+        var rebased = payload
+        rebased.strings = record?.strings ?? ConsentStrings()
+        rebased.gdprApplies = record?.gdprApplies
+        if let gppString = strings.gppString {
+            rebased.strings.gppString = gppString
+            rebased.strings.gppApplicableSections = strings.gppApplicableSections
+        }
+        if let usPrivacy = strings.usPrivacy { rebased.strings.usPrivacy = usPrivacy }
+        guard rebased.strings.tcString != nil || rebased.strings.gppString != nil else { return nil }
+        return rebased
+    }
+
     /// Takes in a US Privacy string the page reported, and returns the payload to commit: the run's last saved
     /// payload with it, or `nil` when it did not change or nothing was saved in the run yet.
     package mutating func updatingUSPrivacy(_ usPrivacy: String, last: ConsentPayload?) -> ConsentPayload? {

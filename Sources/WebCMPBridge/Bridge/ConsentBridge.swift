@@ -43,7 +43,6 @@ public final class ConsentBridge {
     /// The timers the machine scheduled (a generation number tells a replaced timer's late fire apart).
     private var timers: [BridgeMachine.Timer: RunnerTimer] = [:]
     /// The version of the stored record the run's next save replaces (read at the start, then left by each save).
-    private var storedVersion = ConsentStore.RecordVersion()
     private var timerGeneration = 0
     /// Every task the bridge started; ``invalidate()`` cancels them.
     var tasks = OwnedTasks()
@@ -132,10 +131,9 @@ public final class ConsentBridge {
     package func start(readyTimeoutWaitsForPresentation: Bool) {
         guard webView != nil else { return }
         let stored = store.versionedRecord()
-        storedVersion = stored.version
         handle(.start(
             readyTimeoutWaitsForPresentation: readyTimeoutWaitsForPresentation,
-            trackingStatus: trackingAuthorizer.status(), stored: stored.record))
+            trackingStatus: trackingAuthorizer.status(), stored: stored.record, version: stored.version))
     }
 
     /// Attaches, starts, and waits until the run is over: the UI finished, tracking was requested when due, and the
@@ -204,7 +202,8 @@ public final class ConsentBridge {
         case .injectStoredRecord(let origin):
             webView?.evaluateJavaScript(CMPScripts.cookieData(record: store.record(), targetOrigin: origin))
         case .store(let save):
-            return .storeAnswered(save.id, write(save), trackingStatus: trackingAuthorizer.status())
+            let (error, written) = write(save)
+            return .storeAnswered(save.id, error, written: written, trackingStatus: trackingAuthorizer.status())
         case .report(let event):
             report(event)
         case .schedule(let timer, let seconds):
@@ -253,19 +252,18 @@ public final class ConsentBridge {
         return nil
     }
 
-    /// Writes `save` (one lock of the storage) only over the stored record the run's saves start from (the version
-    /// read at the start, then each save's); `nil` when it is stored. When another write changed the record meanwhile
-    /// nothing is written and the answer is ``ConsentStoreError/recordChanged(current:version:)``: the machine
+    /// Writes `save` (one lock of the storage) only over the stored text it was prepared on (``BridgeMachine/Save/replacing``);
+    /// the answer is `nil` and the text it left when it is stored. When another write changed the record meanwhile
+    /// nothing is written and the error is ``ConsentStoreError/recordChanged(current:version:)``: the machine
     /// prepares the save again on the record in force.
-    private func write(_ save: BridgeMachine.Save) -> ConsentStoreError? {
+    private func write(_ save: BridgeMachine.Save) -> (ConsentStoreError?, ConsentStore.RecordVersion) {
         do {
-            storedVersion = try store.apply(
+            let written = try store.apply(
                 save.keys, record: save.record, provenance: save.provenance, details: save.details, now: save.now,
-                replacing: storedVersion)
-            return nil
+                replacing: save.replacing)
+            return (nil, written)
         } catch {
-            if case .recordChanged(_, let version) = error { storedVersion = version }
-            return error
+            return (error, save.replacing)
         }
     }
 

@@ -56,6 +56,9 @@ extension BridgeMachine {
         var details: [String: String]
         /// When the save happened (the history entry's date).
         var now: Date
+        /// The stored text the save was prepared on (``Run/storedVersion``): the store writes only over it, and
+        /// otherwise answers ``ConsentStoreError/recordChanged(current:version:)`` with the record in force.
+        var replacing: ConsentStore.RecordVersion
     }
 }
 

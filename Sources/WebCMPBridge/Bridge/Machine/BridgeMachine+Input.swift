@@ -8,10 +8,11 @@ extension BridgeMachine {
         case attached(setupFailure: ConsentBridgeError?, resourceFailures: [String] = [])
         /// The app starts the run. `readyTimeoutWaitsForPresentation`: a pre-warmed page, whose ready timeout starts
         /// only with ``presentationBegan``. `trackingStatus`: App Tracking Transparency's status now. `stored`: the
-        /// record in force (the run's saves start from it, and from what they stored since).
+        /// record in force (the run's saves start from it, and from what they stored since), read as the stored text
+        /// `version` (the first save is written only over it).
         case start(
             readyTimeoutWaitsForPresentation: Bool = false, trackingStatus: TrackingAuthorizationStatus,
-            stored: ConsentRecord? = nil)
+            stored: ConsentRecord? = nil, version: ConsentStore.RecordVersion = ConsentStore.RecordVersion())
         /// The web view reported an event (a message, or a load event tagged with its load) at `now` (a message's
         /// save is dated by it).
         case webView(WebViewEvent, now: Date)
@@ -39,9 +40,13 @@ extension BridgeMachine {
         /// App Tracking Transparency's status, read again (the answer to ``Effect/readTrackingStatus``).
         case trackingStatusRead(TrackingAuthorizationStatus)
         /// The store's answer to ``Effect/store(_:)``: the save's ``Save/id``, the store's error (`nil`: written, or
-        /// already stored), and App Tracking Transparency's status at that moment. Taken only for the live run's
-        /// latest save of the current load; any other (a stray or late answer) is ignored with a diagnostic.
-        case storeAnswered(Int, ConsentStoreError?, trackingStatus: TrackingAuthorizationStatus)
+        /// already stored), the stored text the write left (`written`: the next save is written only over it; a
+        /// refused write's is in ``ConsentStoreError/recordChanged(current:version:)``), and App Tracking
+        /// Transparency's status at that moment. Taken only for the live run's latest save of the current load; any
+        /// other (a stray or late answer) is ignored with a diagnostic.
+        case storeAnswered(
+            Int, ConsentStoreError?, written: ConsentStore.RecordVersion = ConsentStore.RecordVersion(),
+            trackingStatus: TrackingAuthorizationStatus)
         /// The app invalidates the bridge.
         case invalidate
     }

@@ -36,7 +36,7 @@ extension BridgeMachine {
             handleGPP(signal, rules: rules, now: now, &out)
         case .usPrivacy(let usPrivacy):
             let payload = withRun { $0.page.updatingUSPrivacy(usPrivacy, last: $0.consent.lastStored) } ?? nil
-            if let payload { commit(payload, endsUI: false, now: now, &out) }
+            if let payload { commit(payload, endsUI: false, appliesSignals: true, now: now, &out) }
         case .save(let payload):
             becomeReady(&out)
             // A dialect without a close message ends with the user's choice; a CMP reporting what it already had
@@ -72,14 +72,14 @@ extension BridgeMachine {
                 userActed: $0.gppProgress.userActed, last: $0.consent.lastStored)
         }) ?? nil {
             becomeReady(&out)
-            commit(payload, endsUI: false, now: now, &out)
+            commit(payload, endsUI: false, appliesSignals: true, now: now, &out)
         }
         if step == .finishedByUser {
             // The user acted and the CMP hid its UI: what it signalled while the UI was up is the user's answer.
-            if let last = run?.lastAsked, last.action != .userChoice {
+            if let run, let last = run.lastAsked, last.action != .userChoice {
                 var chosen = last
                 chosen.action = .userChoice
-                commit(chosen, endsUI: false, now: now, &out)
+                commit(chosen, endsUI: false, appliesSignals: run.lastAskedAppliesSignals, now: now, &out)
             }
             finishAfterSettling(&out)
         }
@@ -96,7 +96,7 @@ extension BridgeMachine {
             run.cmpUIVisible = true
             return run
         }), !run.consent.userChose, let last = run.lastAsked, last.action == .signalUpdate else { return }
-        commit(last, endsUI: false, now: now, &out)
+        commit(last, endsUI: false, appliesSignals: true, now: now, &out)
     }
 
     /// The origin a reply to `message` is posted to: the sender's (already checked against the allowed origins), or,
@@ -116,12 +116,14 @@ extension BridgeMachine {
     /// dialect's save (they end the UI's visibility before they commit), or a GPP UI hidden after the user acted
     /// (which commits the signal again as the user's choice).
     private mutating func commit(
-        _ payload: ConsentPayload, endsUI: Bool, now: Date, attempt: Int = 1, _ out: inout Effects
+        _ payload: ConsentPayload, endsUI: Bool, appliesSignals: Bool = false, now: Date, attempt: Int = 1,
+        _ out: inout Effects
     ) {
         var payload = payload
         guard let run = withRun({ run in
             if run.cmpUIVisible { payload.action = .noChoiceWhileUIShown }
             run.lastAsked = payload
+            run.lastAskedAppliesSignals = appliesSignals
             return run
         }) else { return }
         let (source, details) = pageSource(of: run)
@@ -137,11 +139,13 @@ extension BridgeMachine {
         withRun {
             $0.savesAsked = id
             $0.latestSave = PendingSave(
-                id: id, load: run.loads.current, endsUI: endsUI, payload: payload, summary: commit.summary,
+                id: id, load: run.loads.current, endsUI: endsUI, payload: payload, appliesSignals: appliesSignals,
+                summary: commit.summary,
                 diagnostics: commit.diagnostics, now: now, attempt: attempt)
         }
         out.append(.store(Save(
-            id: id, keys: commit.keys, record: commit.record, provenance: commit.change, details: details, now: now)))
+            id: id, keys: commit.keys, record: commit.record, provenance: commit.change, details: details, now: now,
+            replacing: run.storedVersion)))
     }
 
     /// Which page a save of `run` comes from, decided here only: the app's fallback page while it is shown, else the
@@ -156,7 +160,8 @@ extension BridgeMachine {
     /// the runner answers each save at once, so any other is stray or late (after the run ended, for a replaced load,
     /// or superseded by a later save whose answer must not be set back); it is ignored with a diagnostic.
     mutating func storeAnswered(
-        _ id: Int, _ error: ConsentStoreError?, trackingStatus: TrackingAuthorizationStatus, _ out: inout Effects
+        _ id: Int, _ error: ConsentStoreError?, written: ConsentStore.RecordVersion,
+        trackingStatus: TrackingAuthorizationStatus, _ out: inout Effects
     ) {
         if let stray = strayness(ofSave: id) {
             return report(.diagnostic("ignored the store's answer to commit \(id): \(stray)"), &out)
@@ -166,11 +171,27 @@ extension BridgeMachine {
             return run.latestSave
         }) ?? nil else { return unreachable("save \(id) answered without its facts") }
         let payload = save.payload
-        if case .recordChanged(let current, _)? = error, save.attempt < PendingSave.maximumAttempts {
+        if case .recordChanged(let current, let version)? = error {
             // Another write changed the stored record since the save was prepared (the app's `rejectAll()` during a
-            // pre-warm, another store): prepared again on the record in force, so that nothing it holds is lost.
-            withRun { $0.stored = current }
-            return commit(payload, endsUI: save.endsUI, now: save.now, attempt: save.attempt + 1, &out)
+            // pre-warm, another bridge, another store): the run knows the record in force from now on, and the save
+            // is prepared again on it, so that nothing it holds is lost: the page's consent as it stated it, or the
+            // page's signal applied to the record in force (not to the run's consent, which that write replaced).
+            withRun {
+                $0.stored = current
+                $0.storedVersion = version
+            }
+            if save.attempt < PendingSave.maximumAttempts {
+                guard save.appliesSignals else {
+                    return commit(payload, endsUI: save.endsUI, now: save.now, attempt: save.attempt + 1, &out)
+                }
+                guard let rebased = run?.page.rebasing(payload, on: current) else {
+                    return report(.diagnostic(
+                        "a page signal was not stored: another write removed the consent it updated"), &out)
+                }
+                return commit(
+                    rebased, endsUI: save.endsUI, appliesSignals: true, now: save.now, attempt: save.attempt + 1,
+                    &out)
+            }
         }
         let userAction = payload.action == .userChoice
         if userAction { report(.userAction(isRejectAll: payload.isRejectAll), &out) }
@@ -179,6 +200,7 @@ extension BridgeMachine {
         let summary = save.summary
         withRun {
             $0.stored = summary.record
+            $0.storedVersion = written
             $0.consent.stored(payload, byUser: userAction) {
                 summary.decoded.map {
                     tracking.shouldRequestAfterConsent(

@@ -75,6 +75,8 @@ extension BridgeMachine {
         var cmpUIVisible = false
         /// The payload of the latest commit asked for (stored or not yet answered): what the CMP signals now.
         var lastAsked: ConsentPayload?
+        /// Whether `lastAsked` is the run's consent with the page's signals applied (``PendingSave/appliesSignals``).
+        var lastAskedAppliesSignals = false
         /// Opening the CMP's privacy settings (``ConsentUIMode/settings``; `nil` in the consent mode): started once the
         /// page is ready, anew for every page a terminated web content process reloads.
         var settings: SettingsOpening?
@@ -83,6 +85,10 @@ extension BridgeMachine {
         /// The record in force as this run knows it: the stored one at the start, then each save the store wrote.
         /// A save starts from it (``ConsentCommit``'s `previous`), so the store is not read again before a write.
         var stored: ConsentRecord?
+        /// The stored text `stored` was read from or written as: a save is written only over it
+        /// (``Save/replacing``). Kept with `stored`, always changed with it, so that a save prepared on one record is
+        /// never written over another.
+        var storedVersion: ConsentStore.RecordVersion
         /// How many saves this run asked for: numbers them (``Save/id``); only the answer to the latest one is taken,
         /// so an older save's late answer cannot set the run's consent back.
         var savesAsked = 0
@@ -103,6 +109,11 @@ extension BridgeMachine {
         var endsUI: Bool
         /// What the page sent (or the run's consent updated by a page signal).
         var payload: ConsentPayload
+        /// Whether `payload` is the run's consent with the page's latest GPP or US Privacy signal applied
+        /// (``PageSignals``), rather than consent the page stated whole: prepared again after another write, it is
+        /// the record in force with those signals (``PageSignals/rebasing(_:on:)``), since the signal is all the page
+        /// said; the rest of the run's consent may have been replaced meanwhile (another bridge's user choice).
+        var appliesSignals: Bool
         /// The stored record and its decoded TC string, reported once stored.
         var summary: ConsentSummary
         /// The commit's diagnostics, reported once stored.

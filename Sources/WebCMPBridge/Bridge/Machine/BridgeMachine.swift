@@ -90,8 +90,10 @@ struct BridgeMachine: Sendable {
             guard case .created = phase else { break }   // ignored: a second attach
             phase = .attached(setupFailure: setupFailure)
             for failure in resourceFailures { report(.diagnostic(failure), &out) }
-        case .start(let waits, let trackingStatus, let stored):
-            start(readyTimeoutWaitsForPresentation: waits, trackingStatus: trackingStatus, stored: stored, &out)
+        case .start(let waits, let trackingStatus, let stored, let version):
+            start(
+                readyTimeoutWaitsForPresentation: waits, trackingStatus: trackingStatus, stored: stored,
+                version: version, &out)
         case .webView(.message(let message), let now):
             guard withRun({ $0.loads.markAnswered() }) != nil else { break }
             handle(message, now: now, &out)
@@ -120,8 +122,8 @@ struct BridgeMachine: Sendable {
             tracking(.answered(result, statusNow: statusNow), &out)
         case .trackingStatusRead(let status):
             tracking(.statusRead(status), &out)
-        case .storeAnswered(let id, let error, let trackingStatus):
-            storeAnswered(id, error, trackingStatus: trackingStatus, &out)
+        case .storeAnswered(let id, let error, let written, let trackingStatus):
+            storeAnswered(id, error, written: written, trackingStatus: trackingStatus, &out)
         case .invalidate:
             invalidate(&out)
         }
@@ -181,14 +183,15 @@ struct BridgeMachine: Sendable {
 
     private mutating func start(
         readyTimeoutWaitsForPresentation waits: Bool, trackingStatus: TrackingAuthorizationStatus,
-        stored: ConsentRecord?, _ out: inout Effects
+        stored: ConsentRecord?, version: ConsentStore.RecordVersion, _ out: inout Effects
     ) {
         guard case .attached(let setupFailure) = phase else { return }   // ignored: before the attach, or a second start
         let trackingFirst = setupFailure == nil
             && configuration.tracking.shouldRequestBeforeCMP(status: trackingStatus)
         phase = .running(Run(
             stage: trackingFirst ? .trackingFirst(TrackingPrompt()) : .loading,
-            readyTimeoutWaitsForPresentation: waits, settings: freshSettings, stored: stored))
+            readyTimeoutWaitsForPresentation: waits, settings: freshSettings, stored: stored,
+            storedVersion: version))
         if let setupFailure { return fail(setupFailure, &out) }
         if trackingFirst { return out.append(.waitUntilActive) }   // a new prompt waits for an active app
         load(nil, &out)
