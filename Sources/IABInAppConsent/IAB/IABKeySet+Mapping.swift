@@ -52,6 +52,7 @@ extension IABKeySet {
     /// Decodes a TC string of consent (`IABTCF_TCString`). The one place that decides that a TC string is invalid,
     /// for the mapping and for ``ConsentCommit`` (which refuses such consent with
     /// ``ConsentCommitError/invalidMapping(_:)``): ``IABMappingError/invalidTCString(_:)`` with the decoder's error.
+    @inline(__always)
     static func decodeTCString(_ raw: String) throws(IABMappingError) -> TCString {
         do {
             return try TCString(decodingPrecisely: raw)
@@ -63,6 +64,7 @@ extension IABKeySet {
     /// Maps consent whose TC string and GPP string the caller has already decoded and parsed (`decoded` must be the
     /// decoding of `strings.tcString`, `gpp` the ``parseGPPString(_:)`` of `strings.gppString`), with the identity
     /// ``ConsentCommit`` resolved.
+    @inline(__always)
     init(
         mapping strings: ConsentStrings, gdprApplies: Bool?, identity: CMPIdentity, decoded: TCString?,
         gpp: GPPString?
@@ -79,6 +81,7 @@ extension IABKeySet {
     /// The mapping core over already decoded inputs: `tc` (the decoding of `tcRawValue`) and `gpp` come from the
     /// codecs, `additionalConsent` has been validated. Validates the remaining plain inputs (SDK id/version,
     /// applicable sections, US Privacy string) before producing any key.
+    @inline(__always)
     static func mapped(
         tc decoded: TCString?,
         tcRawValue: String?,
