@@ -73,8 +73,11 @@ extension IABKeySet {
         let additionalConsent = try strings.additionalConsent.map { raw throws(IABMappingError) in
             try IABKeySet.validatedAdditionalConsent(raw)
         }
+        // (`if case`, not `decoded == nil`: the generic `==` with `nil` took a copy of the whole decoded model.)
+        var tcRawValue: String?
+        if case .some = decoded { tcRawValue = strings.tcString }
         self = try IABKeySet.mapped(
-            tc: decoded, tcRawValue: decoded == nil ? nil : strings.tcString, gpp: gpp,
+            tc: decoded, tcRawValue: tcRawValue, gpp: gpp,
             additionalConsent: additionalConsent, strings: strings, gdprApplies: gdprApplies, identity: identity)
     }
 
