@@ -1,7 +1,7 @@
 import Testing
 @testable import IABInAppConsent
 
-/// The decoder's fast paths (four-character base64url groups, 8-byte bit loads, word-wise range fills, in-place
+/// The decoder's fast paths (eight-character base64url groups, 8-byte bit loads, word-wise range fills, in-place
 /// segment walking) against plain bit-by-bit references, at every length and position where a fast path hands over
 /// to its slow one.
 @Suite struct DecodeFastPathTests {
@@ -70,7 +70,7 @@ import Testing
     /// An invalid byte in any position of a group (and in the tail) is reported at its exact character offset.
     @Test func base64URLReportsAnInvalidByteAtEveryPosition() {
         var random = SystemRandomNumberGenerator()
-        for length in 1...21 {
+        for length in 1...27 {
             for position in 0..<length {
                 for bad in ["!", ".", "=", "é"] {
                     var characters = DecodeFastPathTests.randomText(length, using: &random).map { String(UnicodeScalar($0)) }

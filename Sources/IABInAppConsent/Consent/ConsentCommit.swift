@@ -138,13 +138,17 @@ package struct ConsentCommit: Sendable {
         // A user's save carries a TC string with a new `LastUpdated` ("Transparency and Consent String" v2.2, "Core
         // string": the time the string was last updated): a "save" of the very string stored is the CMP restating it
         // (some CMPs post their saves on load too, after the app gave them the stored record).
+        // Whether a TC string was decoded (`if case`, not `decoded != nil`: the generic comparison with `nil` copied
+        // the whole decoded model, callgrind).
+        var hasTCString = false
+        if case .some = decoded { hasTCString = true }
         let action: ConsentProvenance.Action =
-            payload.action == .userChoice && decoded != nil && previous?.tcString == strings.tcString
+            payload.action == .userChoice && hasTCString && previous?.tcString == strings.tcString
             ? .reReport : payload.action
         change = ConsentProvenance(rules.source, action)
         var record = ConsentRecord(
             strings: strings,
-            gdprApplies: decoded == nil && !gdprDoesNotApply ? nil : gdprApplies,
+            gdprApplies: !hasTCString && !gdprDoesNotApply ? nil : gdprApplies,
             nonTCFData: rules.keepsPreviousNonTCFData ? previous?.nonTCFData : nil,
             crossDomainUserID: previous?.crossDomainUserID,
             configVersion: rules.configVersion,

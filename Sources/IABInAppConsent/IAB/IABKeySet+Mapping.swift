@@ -52,6 +52,7 @@ extension IABKeySet {
     /// Decodes a TC string of consent (`IABTCF_TCString`). The one place that decides that a TC string is invalid,
     /// for the mapping and for ``ConsentCommit`` (which refuses such consent with
     /// ``ConsentCommitError/invalidMapping(_:)``): ``IABMappingError/invalidTCString(_:)`` with the decoder's error.
+    @inline(__always)
     static func decodeTCString(_ raw: String) throws(IABMappingError) -> TCString {
         do {
             return try TCString(decodingPrecisely: raw)
@@ -63,6 +64,7 @@ extension IABKeySet {
     /// Maps consent whose TC string and GPP string the caller has already decoded and parsed (`decoded` must be the
     /// decoding of `strings.tcString`, `gpp` the ``parseGPPString(_:)`` of `strings.gppString`), with the identity
     /// ``ConsentCommit`` resolved.
+    @inline(__always)
     init(
         mapping strings: ConsentStrings, gdprApplies: Bool?, identity: CMPIdentity, decoded: TCString?,
         gpp: GPPString?
@@ -71,14 +73,18 @@ extension IABKeySet {
         let additionalConsent = try strings.additionalConsent.map { raw throws(IABMappingError) in
             try IABKeySet.validatedAdditionalConsent(raw)
         }
+        // (`if case`, not `decoded == nil`: the generic `==` with `nil` took a copy of the whole decoded model.)
+        var tcRawValue: String?
+        if case .some = decoded { tcRawValue = strings.tcString }
         self = try IABKeySet.mapped(
-            tc: decoded, tcRawValue: decoded == nil ? nil : strings.tcString, gpp: gpp,
+            tc: decoded, tcRawValue: tcRawValue, gpp: gpp,
             additionalConsent: additionalConsent, strings: strings, gdprApplies: gdprApplies, identity: identity)
     }
 
     /// The mapping core over already decoded inputs: `tc` (the decoding of `tcRawValue`) and `gpp` come from the
     /// codecs, `additionalConsent` has been validated. Validates the remaining plain inputs (SDK id/version,
     /// applicable sections, US Privacy string) before producing any key.
+    @inline(__always)
     static func mapped(
         tc decoded: TCString?,
         tcRawValue: String?,

@@ -33,6 +33,7 @@ extension TCString {
     /// The decoding of ``init(decodingPrecisely:)`` into a local model, returned (moved) to the initializer.
     /// (Decoding into `self` after `self.init()` copied the whole model twice through its value witnesses, with a
     /// retain and a release of each of its arrays: callgrind, ~10 % of a 334-character string's decode + map.)
+    @inline(__always)
     private static func decoded(_ string: String, length: Int) throws(TCStringError) -> TCString {
         var model = TCString()
         try model.decodeSegments(of: string, length: length)
