@@ -29,6 +29,36 @@ import Testing
         ])
     }
 
+    /// A CMP with TCF and GPP that signals its GPP string on load before re-reporting its TC string: the signal
+    /// updates the record in force, it does not drop the TC string the user chose in an earlier session (every
+    /// `IABTCF_` key stays), and the user's choice keeps its date and provenance; the CMP's re-report then changes
+    /// nothing. Fails when the signal is built on an empty consent: the TC string and its keys are removed until the
+    /// re-report, which then stores it as a re-report dated now.
+    @Test func aGPPSignalOnLoadKeepsTheTCStringChosenInAnEarlierSession() throws {
+        let store = ConsentStore.inMemory()
+        let chosen = Date(timeIntervalSince1970: 1_700_000_000)
+        try store.apply(
+            IABKeySet(mapping: ConsentStrings(tcString: TestStrings.acceptAll), gdprApplies: true),
+            record: ConsentRecord(
+                strings: ConsentStrings(tcString: TestStrings.acceptAll), gdprApplies: true, savedAt: chosen,
+                provenance: ConsentProvenance(.cmpPage, .userChoice)))
+        let harness = BridgeHarness(dialect: .tcf, store: store)
+
+        harness.webView.post("webcmpTCF", Self.gpp("signalStatus", signal: "ready", string: Self.usnat))
+
+        #expect(harness.storedTCString() == TestStrings.acceptAll)
+        #expect(store.iabKeys()["IABTCF_gdprApplies"] == .int(1))
+        #expect(store.iabKeys()["IABGPP_HDR_GppString"] == .string(Self.usnat))
+        var record = try #require(store.record())
+        #expect(record.strings.gppString == Self.usnat)
+        #expect(record.savedAt == chosen && record.provenance == ConsentProvenance(.cmpPage, .userChoice))
+
+        harness.webView.post("webcmpTCF", Self.tcf("tcloaded", TestStrings.acceptAll))
+        record = try #require(store.record())
+        #expect(record.savedAt == chosen && record.provenance == ConsentProvenance(.cmpPage, .userChoice))
+        #expect(harness.errorCodes.isEmpty)
+    }
+
     /// A first-run US CMP: loaded (ready through `__gpp` ping), UI visible with a bare header, the user opts out,
     /// the CMP updates its string (not ready → sectionChange → ready) and hides its UI: stored while the UI is up as
     /// not yet the user's answer, then, hidden, as the user's choice, and finished.

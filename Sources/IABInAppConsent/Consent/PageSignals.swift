@@ -2,8 +2,10 @@
 /// `__uspapi('getUSPData')`), and the rules by which they join the consent of a run. These rules live here and in
 /// ``ConsentCommit`` only:
 /// - a payload without a GPP string (or US Privacy string) takes the page's latest (``filling(_:)``);
-/// - a newer GPP string updates the consent saved in the run, or is the consent itself on a GPP-only page — unless it
-///   is only a header without sections that a CMP reports before the user chose (``updatingGPP(_:sections:reportsStatus:userActed:last:)``);
+/// - a newer GPP string updates the consent saved in the run, else the record in force (a signal on load must not drop
+///   the TC string the user chose in an earlier session), or is the consent itself on a GPP-only page — unless it is
+///   only a header without sections that a CMP reports before the user chose
+///   (``updatingGPP(_:sections:reportsStatus:userActed:last:inForce:)``);
 /// - a newer US Privacy string is stored with the consent saved in the run, never as consent on its own: a CMP
 ///   answers `getUSPData` before the user chose anything (``updatingUSPrivacy(_:last:)``).
 ///
@@ -30,24 +32,29 @@ package struct PageSignals: Sendable, Hashable {
     }
 
     /// Takes in a GPP string the page reported, and returns the payload to commit: the run's last saved payload
-    /// (`last`, else an empty one) with the new string, or `nil` when nothing changes (the same string and
-    /// sections) or it is no consent yet (a CMP reporting `signalStatus` with a bare header and nothing else).
+    /// (`last`), else the record in force (`record`: the stored consent the run started from, whose other strings
+    /// the signal does not take away), else an empty one, with the new string; or `nil` when nothing changes (the
+    /// same string and sections as `last`) or it is no consent yet (a CMP reporting `signalStatus` with a bare header
+    /// before the run saved anything).
     /// - Parameters:
     ///   - reportsStatus: whether the event carried a `signalStatus`.
     ///   - userActed: whether the user acted in the CMP's UI in this run (the payload is then a user action).
     package mutating func updatingGPP(
-        _ gppString: String, sections: [Int]?, reportsStatus: Bool, userActed: Bool, last: ConsentPayload?
+        _ gppString: String, sections: [Int]?, reportsStatus: Bool, userActed: Bool, last: ConsentPayload?,
+        inForce record: ConsentRecord? = nil
     ) -> ConsentPayload? {
         strings.gppString = gppString
         strings.gppApplicableSections = sections
-        var payload = last ?? ConsentPayload(action: .signalUpdate, strings: ConsentStrings())
-        guard payload.strings.gppString != gppString || payload.strings.gppApplicableSections != sections else {
+        guard last?.strings.gppString != gppString || last?.strings.gppApplicableSections != sections else {
             return nil
         }
-        if reportsStatus, payload.strings.isEmpty, ConsentCommit.isBareGPPHeader(
+        if reportsStatus, last == nil, ConsentCommit.isBareGPPHeader(
             ConsentStrings(gppString: gppString), parsed: try? IABKeySet.parseGPPString(gppString)) {
             return nil
         }
+        var payload = last
+            ?? record.map { ConsentPayload(action: .signalUpdate, strings: $0.strings, gdprApplies: $0.gdprApplies) }
+            ?? ConsentPayload(action: .signalUpdate, strings: ConsentStrings())
         payload.action = userActed ? .userChoice : .signalUpdate
         payload.strings.gppString = gppString
         payload.strings.gppApplicableSections = sections

@@ -69,7 +69,7 @@ extension BridgeMachine {
         if signal.mayCarryConsent, let gppString = signal.gppString, let payload = withRun({
             $0.page.updatingGPP(
                 gppString, sections: signal.applicableSections, reportsStatus: signal.signalStatus != nil,
-                userActed: $0.gppProgress.userActed, last: $0.consent.lastStored)
+                userActed: $0.gppProgress.userActed, last: $0.consent.lastStored, inForce: $0.stored)
         }) ?? nil {
             becomeReady(&out)
             commit(payload, endsUI: false, appliesSignals: true, now: now, &out)
