@@ -76,10 +76,10 @@ extension BridgeMachine {
         }
         if step == .finishedByUser {
             // The user acted and the CMP hid its UI: what it signalled while the UI was up is the user's answer.
-            if let run, let last = run.lastAsked, last.action != .userChoice {
-                var chosen = last
+            if let last = run?.lastAsked, last.payload.action != .userChoice {
+                var chosen = last.payload
                 chosen.action = .userChoice
-                commit(chosen, endsUI: false, appliesSignals: run.lastAskedAppliesSignals, now: now, &out)
+                commit(chosen, endsUI: false, appliesSignals: last.appliesSignals, now: now, &out)
             }
             finishAfterSettling(&out)
         }
@@ -95,8 +95,8 @@ extension BridgeMachine {
         guard let run = withRun({ run -> Run in
             run.cmpUIVisible = true
             return run
-        }), !run.consent.userChose, let last = run.lastAsked, last.action == .signalUpdate else { return }
-        commit(last, endsUI: false, appliesSignals: true, now: now, &out)
+        }), !run.consent.userChose, let last = run.lastAsked, last.payload.action == .signalUpdate else { return }
+        commit(last.payload, endsUI: false, appliesSignals: last.appliesSignals, now: now, &out)
     }
 
     /// The origin a reply to `message` is posted to: the sender's (already checked against the allowed origins), or,
@@ -122,8 +122,7 @@ extension BridgeMachine {
         var payload = payload
         guard let run = withRun({ run in
             if run.cmpUIVisible { payload.action = .noChoiceWhileUIShown }
-            run.lastAsked = payload
-            run.lastAskedAppliesSignals = appliesSignals
+            run.lastAsked = AskedCommit(payload: payload, appliesSignals: appliesSignals)
             return run
         }) else { return }
         let (source, details) = pageSource(of: run)
@@ -139,8 +138,8 @@ extension BridgeMachine {
         withRun {
             $0.savesAsked = id
             $0.latestSave = PendingSave(
-                id: id, load: run.loads.current, endsUI: endsUI, payload: payload, appliesSignals: appliesSignals,
-                summary: commit.summary,
+                id: id, load: run.loads.current, endsUI: endsUI,
+                asked: AskedCommit(payload: payload, appliesSignals: appliesSignals), summary: commit.summary,
                 diagnostics: commit.diagnostics, now: now, attempt: attempt)
         }
         out.append(.store(Save(
@@ -170,7 +169,7 @@ extension BridgeMachine {
             run.lastSaveAnswered = id
             return run.latestSave
         }) ?? nil else { return unreachable("save \(id) answered without its facts") }
-        let payload = save.payload
+        let payload = save.asked.payload
         if case .recordChanged(let current, let version)? = error {
             // Another write changed the stored record since the save was prepared (the app's `rejectAll()` during a
             // pre-warm, another bridge, another store): the run knows the record in force from now on, and the save
@@ -181,7 +180,7 @@ extension BridgeMachine {
                 $0.storedVersion = version
             }
             if save.attempt < PendingSave.maximumAttempts {
-                guard save.appliesSignals else {
+                guard save.asked.appliesSignals else {
                     return commit(payload, endsUI: save.endsUI, now: save.now, attempt: save.attempt + 1, &out)
                 }
                 guard let rebased = run?.page.rebasing(payload, on: current) else {

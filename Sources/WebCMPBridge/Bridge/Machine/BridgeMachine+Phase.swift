@@ -73,10 +73,8 @@ extension BridgeMachine {
         /// `useractioncomplete`; GPP `cmpDisplayStatus` `visible` until `hidden`): what it signals meanwhile is its
         /// default, not the user's answer.
         var cmpUIVisible = false
-        /// The payload of the latest commit asked for (stored or not yet answered): what the CMP signals now.
-        var lastAsked: ConsentPayload?
-        /// Whether `lastAsked` is the run's consent with the page's signals applied (``PendingSave/appliesSignals``).
-        var lastAskedAppliesSignals = false
+        /// The latest commit asked for (stored or not yet answered): what the CMP signals now.
+        var lastAsked: AskedCommit?
         /// Opening the CMP's privacy settings (``ConsentUIMode/settings``; `nil` in the consent mode): started once the
         /// page is ready, anew for every page a terminated web content process reloads.
         var settings: SettingsOpening?
@@ -98,6 +96,17 @@ extension BridgeMachine {
         var latestSave: PendingSave?
     }
 
+    /// A payload the run asked to commit, and what it is.
+    struct AskedCommit: Sendable {
+        /// What is committed.
+        var payload: ConsentPayload
+        /// Whether `payload` is the run's consent with the page's latest GPP or US Privacy signal applied
+        /// (``PageSignals``), rather than consent the page stated whole: prepared again after another write, it is
+        /// the record in force with those signals (``PageSignals/rebasing(_:on:)``), since the signal is all the page
+        /// said; the rest of the run's consent may have been replaced meanwhile (another bridge's user choice).
+        var appliesSignals: Bool
+    }
+
     /// What the answer to a save needs, kept while the store writes it: which save of which load it is, what the page
     /// sent, the commit's summary and diagnostics, and whether its success ends the UI.
     struct PendingSave: Sendable {
@@ -107,13 +116,8 @@ extension BridgeMachine {
         var load: WebViewLoadID?
         /// Whether its success ends the UI (after ``BridgeConfiguration/finishDelay``).
         var endsUI: Bool
-        /// What the page sent (or the run's consent updated by a page signal).
-        var payload: ConsentPayload
-        /// Whether `payload` is the run's consent with the page's latest GPP or US Privacy signal applied
-        /// (``PageSignals``), rather than consent the page stated whole: prepared again after another write, it is
-        /// the record in force with those signals (``PageSignals/rebasing(_:on:)``), since the signal is all the page
-        /// said; the rest of the run's consent may have been replaced meanwhile (another bridge's user choice).
-        var appliesSignals: Bool
+        /// What the page sent, or the run's consent updated by a page signal.
+        var asked: AskedCommit
         /// The stored record and its decoded TC string, reported once stored.
         var summary: ConsentSummary
         /// The commit's diagnostics, reported once stored.

@@ -8,10 +8,10 @@ import Foundation
 ///
 /// Its state is one ``Phase`` whose cases carry their data (``Run`` while the run is live: its ``Stage``, loads,
 /// settings and stored consent are values of their own), beside what lives across phases: the ``Presentation``, the
-/// armed ``timers``, whether the app is in the background, and the dialect in force. The run keeps two facts of its
-/// own as Bools, as no other state says them: whether its ready timeout waits for a presentation (fixed at the start)
-/// and whether `uiReady` was announced (once per run, whatever reloads follow). A navigation's answer is returned,
-/// not remembered.
+/// armed ``timers``, whether the app is in the background, and the dialect in force. The run keeps three facts of its
+/// own as Bools, as no other state says them: whether its ready timeout waits for a presentation (fixed at the start),
+/// whether `uiReady` was announced (once per run, whatever reloads follow) and whether the CMP's UI is up. A
+/// navigation's answer is returned, not remembered.
 ///
 /// The rules it applies:
 /// - **Messages** are untrusted: only from the main frame and an allowed origin, decoded by their dialect's rules
