@@ -42,7 +42,7 @@ public final class ConsentBridge {
     weak var webView: (any CMPWebView)?
     /// The timers the machine scheduled (a generation number tells a replaced timer's late fire apart).
     private var timers: [BridgeMachine.Timer: RunnerTimer] = [:]
-    /// The version of the stored record the run's next save replaces (read at the start, then left by each save).
+    /// Numbers the timers started, so that a replaced timer's late fire is told apart.
     private var timerGeneration = 0
     /// Every task the bridge started; ``invalidate()`` cancels them.
     var tasks = OwnedTasks()
