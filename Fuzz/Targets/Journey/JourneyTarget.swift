@@ -440,7 +440,10 @@ final class JourneyWorld {
     /// shown and dismissed, minutes on the clock; then the promises that need an end.
     private func finish() {
         enterForeground()
-        for _ in 0..<8 {
+        // Eight rounds of 30 s, and one more per presentation: runs waiting for tracking settle one at a time (one
+        // request over the client in flight; each settle window is 10 s of active time, and a window a round's jump
+        // opens fires in the next round), so a journey of many torn-down presentations needs a round per run.
+        for _ in 0..<(8 + records.count) {
             for record in records where record.mayBeOnScreen {
                 guard let p = record.presentation else { continue }
                 if p.phase == .presenting { shown(record, p) }
