@@ -441,8 +441,8 @@ final class JourneyWorld {
     private func finish() {
         enterForeground()
         // Eight rounds of 30 s, and one more per presentation: runs waiting for tracking settle one at a time (one
-        // request over the client in flight; each settle window is 10 s of active time, and a window a round's jump
-        // opens fires in the next round), so a journey of many torn-down presentations needs a round per run.
+        // request over the client in flight, each with a 10 s settle window of active time, each resumed through a
+        // task), so a journey of many torn-down presentations needs more rounds (fifteen needed more than eight).
         for _ in 0..<(8 + records.count) {
             for record in records where record.mayBeOnScreen {
                 guard let p = record.presentation else { continue }
