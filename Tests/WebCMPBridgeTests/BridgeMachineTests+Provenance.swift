@@ -5,7 +5,7 @@ import Testing
 
 /// What a commit says the user did (`ConsentPayload.action`, the history's and the record's provenance): the user's
 /// choice, a CMP re-reporting what it had, a signal update, and a CMP's default signalled while its UI is on screen
-/// (issue 37 §3), per dialect.
+/// (issue 37 §3), and a pre-warmed page that no UI has shown yet (no user can have chosen on it), per dialect.
 extension BridgeMachineTests {
     static let usnatDefault = "DBABLA~CAAAAAAAAABA.QA"
     static let gppDefaultReady = MachineBody.gpp(
@@ -55,6 +55,27 @@ extension BridgeMachineTests {
             configure: tcfDialect,
             started + [.tcf(MachineBody.tcfSave(accept, status: "tcloaded")), MachineCommit.stored, .tcf(uiShown)],
             effects: [], state: .ready),
+        // A pre-warmed page no UI has shown yet: nobody can have acted on it
+        Transition(
+            "a pre-warmed page's useractioncomplete before any UI showed it is a report, not the user's choice",
+            configure: tcfDialect, prewarmed + [.tcf(uiShown), .tcf(MachineBody.tcfSave(accept))],
+            effects: [
+                .diagnostic(BridgeMachine.unseenChoice),
+                .store(MachineCommit.tcfSave(accept, action: .reReport)),
+            ],
+            state: .ready),
+        Transition(
+            "a pre-warmed page's useractioncomplete once a UI shows it is the user's choice", configure: tcfDialect,
+            prewarmed + [.presentationBegan, .tcf(uiShown), .tcf(MachineBody.tcfSave(accept))],
+            effects: [.store(MachineCommit.tcfSave(accept))], state: .ready),
+        Transition(
+            "a pre-warmed Gravito page's save before any UI showed it is a report", configure: gravitoDialect,
+            prewarmed + [.gravito(gravitoReady), .gravito(MachineBody.gravitoSave(accept))],
+            effects: [
+                .diagnostic(BridgeMachine.unseenChoice),
+                .store(MachineCommit.gravitoSave(accept, action: .reReport)),
+            ],
+            state: .ready),
         // GPP
         Transition(
             "a GPP CMP's default with its UI hidden is a signal update (answered by its signal)", configure: tcfDialect,

@@ -501,10 +501,11 @@ enum MachineCommit {
     /// non-TCF data is theirs to write): the run's save `id`.
     static func gravitoSave(
         _ tcString: String, configVersion: String? = nil, source: ConsentProvenance.Source = .cmpPage,
-        previous: ConsentRecord? = nil, id: Int = 1
+        action: ConsentProvenance.Action = .userChoice, previous: ConsentRecord? = nil, id: Int = 1
     ) -> BridgeMachine.Save {
         save(
-            ConsentPayload(strings: ConsentStrings(tcString: tcString), extras: GravitoDialect.Extras()),
+            ConsentPayload(
+                action: action, strings: ConsentStrings(tcString: tcString), extras: GravitoDialect.Extras()),
             rules: rules(configVersion: configVersion, source: source), previous: previous, dialect: .gravito, id: id)
     }
 

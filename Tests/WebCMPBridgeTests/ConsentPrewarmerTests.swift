@@ -41,6 +41,30 @@ import Testing
         #expect(store.record() != nil)
     }
 
+    @Test func aChoiceStatedByAPrewarmedPageNobodySawIsStoredAsAReportAndNotAskedAgain() throws {
+        let prewarmer = make()
+        let store = ConsentStore.inMemory()
+        #expect(prewarmer.prewarm(configuration: configuration, store: store) { FakeWebView() })
+        let held = try #require(prewarmer.take())   // taken, but no UI has shown it yet
+        held.webView.post("jsHandler", .object(["type": .string("CMP-loaded")]))
+        held.webView.post("jsHandler", .object(["type": .string("save"), "tcstring": .string(TestStrings.acceptAll)]))
+        // The consent is in force for the ad SDKs, but the record and the history do not claim the user chose it.
+        let record = try #require(store.record())
+        #expect(record.tcString == TestStrings.acceptAll)
+        #expect(record.provenance == ConsentProvenance(.cmpPage, .reReport))
+        #expect(store.consentHistory().map(\.provenance.action) == [.reReport])
+        #expect(!held.bridge.eventLog.contains { if case .userAction = $0 { true } else { false } })
+        #expect(held.bridge.eventLog.contains(.diagnostic(BridgeMachine.unseenChoice)))
+        // Answered: the next launch does not ask again (a CMP that saves on load outside consent regions never loops).
+        #expect(ConsentBridge.needsConsentUI(store: store, expiry: configuration.expiry, now: clock.now) == nil)
+
+        // Once a UI shows the page, the same kind of save is the user's choice.
+        held.bridge.beginPresentation()
+        held.webView.post("jsHandler", .object(["type": .string("save"), "tcstring": .string(TestStrings.rejectAll)]))
+        #expect(try #require(store.record()).provenance == ConsentProvenance(.cmpPage, .userChoice))
+        #expect(store.consentHistory().map(\.provenance.action) == [.reReport, .userChoice])
+    }
+
     @Test func doesNothingWhenStoredConsentIsGood() {
         let store = ConsentStore.inMemory()
         let harness = BridgeHarness(store: store)

@@ -67,6 +67,13 @@ final class JourneyWebView: CMPWebView {
     var onOpenSettings: (@MainActor () -> Void)?
     /// Whether the prewarmer (or the glue) released this web view.
     var released = false
+    /// Whether the prewarmer made it (its page loads before any UI shows it).
+    var prewarmed = false
+    /// Whether a UI has shown it to the user (the journey reported `.shown` to a session presenting it).
+    var shownToUser = false
+    /// Whether a user can have acted on its page: not a pre-warmed page no UI has shown yet (SessionPromises.md,
+    /// promise 5: a choice such a page states is recorded as a report).
+    var userCanAct: Bool { !prewarmed || shownToUser }
 
     func load(_ url: URL, id: WebViewLoadID) { lastLoad = id }
     func addUserScript(_ script: UserScript) {}
@@ -303,7 +310,9 @@ final class JourneyKit {
     @discardableResult
     func prewarm() -> Bool {
         prewarmer.prewarm(configuration: configuration, store: store, trackingAuthorizer: tracking.client) {
-            makeWebView()
+            let webView = makeWebView()
+            webView.prewarmed = true
+            return webView
         }
     }
     func releasePrewarm() { prewarmer.releasePrewarmed() }

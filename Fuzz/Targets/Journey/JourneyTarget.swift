@@ -195,6 +195,8 @@ final class JourneyWorld {
             record.wasShown = true
             checkShownAlive(record)
         }
+        // The session begins the bridge's presentation on `.shown` only while presenting (ConsentPresentationLifecycle).
+        if p.phase == .presenting { p.webView.shownToUser = true }
         kit.shown(p)
     }
 
@@ -243,7 +245,7 @@ final class JourneyWorld {
         switch arg & 15 {
         case 0, 1: webView.post("{\"type\":\"ready\"}")
         case 2: webView.post("{\"type\":\"tcf\",\"eventStatus\":\"cmpuishown\"}")
-        case 3, 4: post(webView, arg & 1 == 0 ? saveMarketing : savePlain, userChoice: true)
+        case 3, 4: post(webView, arg & 1 == 0 ? saveMarketing : savePlain, userChoice: webView.userCanAct)
         case 5, 6: post(webView, arg & 1 == 0 ? reReportMarketing : reReportPlain, userChoice: false)
         case 7: webView.post("{\"type\":\"gpp\",\"gppString\":\"DBABTA~1YNN\"}")
         case 8:

@@ -34,8 +34,9 @@ public struct ConsentProvenance: Sendable, Hashable, Codable {
     public enum Action: String, Sendable, Hashable, Codable, CaseIterable {
         /// The user chose in the source's UI (TCF `useractioncomplete`, a dialect's save, GPP after the user acted).
         case userChoice
-        /// The source reported consent it already had, without the user acting: a TCF CMP's `tcloaded` on load, a
-        /// dialect's save of the very TC string stored (a TC string a user saves carries a new `LastUpdated`).
+        /// The source reported consent without the user acting: consent it already had (a TCF CMP's `tcloaded` on
+        /// load, a dialect's save of the very TC string stored: a TC string a user saves carries a new `LastUpdated`),
+        /// or a choice stated by a page that no user can have seen (the bridge: a pre-warmed page no UI has shown).
         case reReport
         /// A GPP or US Privacy string changed without a choice in the UI (a section change, a new USP string).
         case signalUpdate

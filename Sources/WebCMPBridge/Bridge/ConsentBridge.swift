@@ -129,7 +129,9 @@ public final class ConsentBridge {
     /// ``start()``; with `readyTimeoutWaitsForPresentation` the ready timeout starts only when a UI presents the page
     /// (``beginPresentation()``): a pre-warmed page loads off-screen, where WebKit may throttle it.
     package func start(readyTimeoutWaitsForPresentation: Bool) {
-        guard webView != nil else { return }
+        // Only a start the machine takes reads the store (a second start of a running bridge, e.g. a pre-warmed page
+        // a session takes, is ignored and needs no read).
+        guard webView != nil, machine.phase.awaitsStart else { return }
         let stored = store.versionedRecord()
         handle(.start(
             readyTimeoutWaitsForPresentation: readyTimeoutWaitsForPresentation,

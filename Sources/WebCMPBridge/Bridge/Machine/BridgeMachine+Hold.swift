@@ -22,7 +22,7 @@ extension BridgeMachine {
             return false
         case .running(let run):
             if case .trackingFirst = run.stage { return true }
-            return !run.readyTimeoutWaitsForPresentation
+            return !run.awaitsFirstPresentation
         case .finished:
             return true   // a finished run lasts only while the tracking prompt is due (finish(_:_:))
         }

@@ -18,7 +18,7 @@ extension BridgeMachine {
     mutating func armReadyTimeout(_ out: inout Effects) {
         guard let run else { return unreachable("the ready timeout armed in \(phase)") }   // callers check the run
         cancel(.ready, &out)
-        if !run.readyTimeoutWaitsForPresentation || isPresented {
+        if !run.awaitsFirstPresentation {
             schedule(.ready, seconds: configuration.readyTimeout, &out)
         }
     }

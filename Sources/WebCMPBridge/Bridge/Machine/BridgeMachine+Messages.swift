@@ -114,17 +114,25 @@ extension BridgeMachine {
     /// Whatever arrives while the CMP's UI is on screen is its default, not yet the user's answer
     /// (``ConsentProvenance/Action/noChoiceWhileUIShown``): the user's answer is a TCF `useractioncomplete` or a
     /// dialect's save (they end the UI's visibility before they commit), or a GPP UI hidden after the user acted
-    /// (which commits the signal again as the user's choice).
+    /// (which commits the signal again as the user's choice). A pre-warmed page that no UI has shown yet
+    /// (``Run/awaitsFirstPresentation``) cannot carry the user's answer: what it states as one is stored as a report
+    /// (``ConsentProvenance/Action/reReport``), with a diagnostic; its run goes on (or ends) as it would.
     private mutating func commit(
         _ payload: ConsentPayload, endsUI: Bool, appliesSignals: Bool = false, now: Date, attempt: Int = 1,
         _ out: inout Effects
     ) {
         var payload = payload
+        var unseen = false
         guard let run = withRun({ run in
             if run.cmpUIVisible { payload.action = .noChoiceWhileUIShown }
+            if run.awaitsFirstPresentation, payload.action == .userChoice {
+                payload.action = .reReport
+                unseen = true
+            }
             run.lastAsked = AskedCommit(payload: payload, appliesSignals: appliesSignals)
             return run
         }) else { return }
+        if unseen { report(.diagnostic(Self.unseenChoice), &out) }
         let (source, details) = pageSource(of: run)
         let commit: ConsentCommit
         do {
@@ -146,6 +154,10 @@ extension BridgeMachine {
             id: id, keys: commit.keys, record: commit.record, provenance: commit.change, details: details, now: now,
             replacing: run.storedVersion)))
     }
+
+    /// The diagnostic of a choice stated by a pre-warmed page that no UI has shown yet.
+    static let unseenChoice = "a pre-warmed page stated a user's choice before any UI showed it: stored as a report"
+        + " (reReport), not as the user's choice"
 
     /// Which page a save of `run` comes from, decided here only: the app's fallback page while it is shown, else the
     /// hosted CMP page; and the details its history entry records (the dialect, the configured page URL).

@@ -59,8 +59,10 @@ extension BridgeMachine {
         var stage: Stage
         /// The loads started (events of replaced ones are ignored).
         var loads = LoadTracker()
-        /// Whether the ready timeout starts only when a UI presents the page (a pre-warmed page).
-        let readyTimeoutWaitsForPresentation: Bool
+        /// Whether this is a pre-warmed page that no UI has shown yet (cleared by ``Input/presentationBegan``): its
+        /// ready timeout waits for the presentation, and nothing it saves is the user's choice, since no user can have
+        /// acted on a page nobody saw (a CMP that saves on load outside consent regions, a page that forges a choice).
+        var awaitsFirstPresentation: Bool
         /// Whether ``ConsentBridgeEvent/uiReady(_:)`` was reported (once per run, whatever reloads follow).
         var announcedReady = false
         /// The configuration version the page reported (Gravito `load`).
@@ -147,6 +149,13 @@ extension BridgeMachine.Phase {
     /// Whether the machine has detached.
     var isInvalidated: Bool {
         if case .invalidated = self { return true }
+        return false
+    }
+
+    /// Whether ``BridgeMachine/Input/start(readyTimeoutWaitsForPresentation:trackingStatus:stored:version:)`` would
+    /// start a run: attached and not started yet (any other start is ignored).
+    var awaitsStart: Bool {
+        if case .attached = self { return true }
         return false
     }
 }

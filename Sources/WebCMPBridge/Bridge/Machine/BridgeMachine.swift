@@ -107,6 +107,7 @@ struct BridgeMachine: Sendable {
             timerFired(timer, &out)
         case .presentationBegan:
             changePauses(&out) { $0.presentation = .shown }
+            withRun { $0.awaitsFirstPresentation = false }
             if let run, run.stage == .loading, !timers.contains(.ready) { armReadyTimeout(&out) }
         case .presentationEnded:
             presentationEnded(&out)
@@ -190,7 +191,7 @@ struct BridgeMachine: Sendable {
             && configuration.tracking.shouldRequestBeforeCMP(status: trackingStatus)
         phase = .running(Run(
             stage: trackingFirst ? .trackingFirst(TrackingPrompt()) : .loading,
-            readyTimeoutWaitsForPresentation: waits, settings: freshSettings, stored: stored,
+            awaitsFirstPresentation: waits && !isPresented, settings: freshSettings, stored: stored,
             storedVersion: version))
         if let setupFailure { return fail(setupFailure, &out) }
         if trackingFirst { return out.append(.waitUntilActive) }   // a new prompt waits for an active app
