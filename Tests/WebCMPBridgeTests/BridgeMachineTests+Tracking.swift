@@ -69,6 +69,27 @@ extension BridgeMachineTests {
             ],
             state: .invalidated),
         Flow(
+            "a pre-warmed page no UI has shown saves marketing consent and ends: no prompt (it follows a consent UI)",
+            configure: MachineFlows.trackingAfterConsent,
+            [
+                (.attached(setupFailure: nil), []),
+                (.start(readyTimeoutWaitsForPresentation: true, trackingStatus: .notDetermined), [.loadPage(1)]),
+                (
+                    .tcf(MachineBody.tcfSave(TestStrings.acceptAll)),
+                    [
+                        .uiReady(.tcf), .diagnostic(BridgeMachine.unseenChoice),
+                        .store(MachineCommit.tcfSave(TestStrings.acceptAll, action: .reReport)),
+                    ]
+                ),
+                (
+                    MachineCommit.stored,
+                    [.consentReady(MachineCommit.tcfSave(TestStrings.acceptAll, action: .reReport)), .finishDelay]
+                ),
+                (.timerFired(.finishDelay), [.finished(.consentSaved), .detach]),
+                (.appActive, []),
+            ],
+            state: .invalidated),
+        Flow(
             "after consent, not presented: an active app at once; a failed request is reported",
             configure: MachineFlows.trackingAfterConsent,
             MachineFlows.startedSteps + MachineFlows.userSaveSteps + [

@@ -258,6 +258,30 @@ import Testing
         #expect(!prewarmer.isPrewarmed)
     }
 
+    @Test func aPrewarmedPageNobodySawThatSavesMarketingConsentNeverPromptsForTracking() async {
+        let tracking = FakeTrackingAuthorizer()
+        let clock = ManualScheduler()
+        let prewarmer = ConsentPrewarmer<FakeWebView>(scheduler: clock.scheduler)
+        var configuration = BridgeConfiguration(cmpURL: Self.hosted, dialect: .tcf)
+        configuration.tracking = .afterConsent()
+        var view: FakeWebView?
+        let store = ConsentStore.inMemory()
+        #expect(prewarmer.prewarm(configuration: configuration, store: store, trackingAuthorizer: tracking.client) {
+            view = FakeWebView()
+            return view!
+        })
+        // The CMP saves on load, off-screen: a TCF useractioncomplete with every marketing purpose.
+        view?.post("webcmpTCF", .object([
+            "type": .string("tcf"), "eventStatus": .string("useractioncomplete"),
+            "tcString": .string(TestStrings.acceptAll),
+        ]))
+        await settle()
+        clock.advance(by: 5)
+        await settle()
+        #expect(store.record()?.provenance == ConsentProvenance(.cmpPage, .reReport))
+        #expect(tracking.requests == 0)
+    }
+
     @Test func trackingBeforeTheCMPIsNeverPrewarmedSoItNeverPromptsAtLaunch() async {
         let tracking = FakeTrackingAuthorizer()
         let prewarmer = ConsentPrewarmer<FakeWebView>(scheduler: ManualScheduler().scheduler)

@@ -9,8 +9,8 @@ import Foundation
 /// Its state is one ``Phase`` whose cases carry their data (``Run`` while the run is live: its ``Stage``, loads,
 /// settings and stored consent are values of their own), beside what lives across phases: the ``Presentation``, the
 /// armed ``timers``, whether the app is in the background, and the dialect in force. The run keeps three facts of its
-/// own as Bools, as no other state says them: whether its ready timeout waits for a presentation (fixed at the start),
-/// whether `uiReady` was announced (once per run, whatever reloads follow) and whether the CMP's UI is up. A
+/// own as Bools, as no other state says them: whether it is a pre-warmed page no UI has shown yet (its ready timeout
+/// waits, and what it states as a choice is a report), whether `uiReady` was announced (once per run, whatever reloads follow) and whether the CMP's UI is up. A
 /// navigation's answer is returned, not remembered.
 ///
 /// The rules it applies:
@@ -305,7 +305,8 @@ struct BridgeMachine: Sendable {
         for timer in Timer.allCases { cancel(timer, &out) }
         phase = .finished(reason, tracking: isPresented ? .waitingForPresentationEnd : .request(TrackingPrompt()))
         report(.uiFinished(reason), &out)
-        guard run.consent.trackingDue else { return invalidate(&out) }
+        // The prompt follows a consent UI: a pre-warmed page no UI has shown has none (its saves are reports).
+        guard run.consent.trackingDue, !run.awaitsFirstPresentation else { return invalidate(&out) }
         if !isPresented { out.append(.waitUntilActive) }   // a new prompt waits for an active app
     }
 
