@@ -7,7 +7,7 @@ extension BridgeMachine {
         /// `resourceFailures` name script resources that could not be read (reported as diagnostics).
         case attached(setupFailure: ConsentBridgeError?, resourceFailures: [String] = [])
         /// The app starts the run. `readyTimeoutWaitsForPresentation`: a pre-warmed page, whose ready timeout starts
-        /// only with ``presentationBegan``. `trackingStatus`: App Tracking Transparency's status now. `stored`: the
+        /// only with ``presentationBegan`` (until then it is unseen: ``Run/awaitsFirstPresentation``). `trackingStatus`: App Tracking Transparency's status now. `stored`: the
         /// record in force (the run's saves start from it, and from what they stored since), read as the stored text
         /// `version` (the first save is written only over it).
         case start(

@@ -10,8 +10,9 @@ import Foundation
 /// settings and stored consent are values of their own), beside what lives across phases: the ``Presentation``, the
 /// armed ``timers``, whether the app is in the background, and the dialect in force. The run keeps three facts of its
 /// own as Bools, as no other state says them: whether it is a pre-warmed page no UI has shown yet (its ready timeout
-/// waits, and what it states as a choice is a report), whether `uiReady` was announced (once per run, whatever reloads follow) and whether the CMP's UI is up. A
-/// navigation's answer is returned, not remembered.
+/// waits, what it states as a choice is a report, and it never leads to the tracking prompt), whether `uiReady` was
+/// announced (once per run, whatever reloads follow) and whether the CMP's UI is up. A navigation's answer is
+/// returned, not remembered.
 ///
 /// The rules it applies:
 /// - **Messages** are untrusted: only from the main frame and an allowed origin, decoded by their dialect's rules
