@@ -52,9 +52,7 @@ package struct PageSignals: Sendable, Hashable {
             ConsentStrings(gppString: gppString), parsed: try? IABKeySet.parseGPPString(gppString)) {
             return nil
         }
-        var payload = last
-            ?? record.map { ConsentPayload(action: .signalUpdate, strings: $0.strings, gdprApplies: $0.gdprApplies) }
-            ?? ConsentPayload(action: .signalUpdate, strings: ConsentStrings())
+        var payload = last ?? Self.consent(of: record, in: ConsentPayload(action: .signalUpdate, strings: ConsentStrings()))
         payload.action = userActed ? .userChoice : .signalUpdate
         payload.strings.gppString = gppString
         payload.strings.gppApplicableSections = sections
@@ -68,9 +66,7 @@ package struct PageSignals: Sendable, Hashable {
     /// choice, the app's `rejectAll()`), so it is not written back over it. `nil` when `record` holds neither a TC
     /// string nor a GPP string and the page reported no GPP string: a US Privacy string is never consent on its own.
     package func rebasing(_ payload: ConsentPayload, on record: ConsentRecord?) -> ConsentPayload? {
-        var rebased = payload
-        rebased.strings = record?.strings ?? ConsentStrings()
-        rebased.gdprApplies = record?.gdprApplies
+        var rebased = Self.consent(of: record, in: payload)
         if let gppString = strings.gppString {
             rebased.strings.gppString = gppString
             rebased.strings.gppApplicableSections = strings.gppApplicableSections
@@ -78,6 +74,15 @@ package struct PageSignals: Sendable, Hashable {
         if let usPrivacy = strings.usPrivacy { rebased.strings.usPrivacy = usPrivacy }
         guard rebased.strings.tcString != nil || rebased.strings.gppString != nil else { return nil }
         return rebased
+    }
+
+    /// `payload` carrying the consent of `record` (its strings and `gdprApplies`; none without a record) instead of
+    /// its own: the one conversion of a stored record into a payload that a signal updates.
+    private static func consent(of record: ConsentRecord?, in payload: ConsentPayload) -> ConsentPayload {
+        var payload = payload
+        payload.strings = record?.strings ?? ConsentStrings()
+        payload.gdprApplies = record?.gdprApplies
+        return payload
     }
 
     /// Takes in a US Privacy string the page reported, and returns the payload to commit: the run's last saved
