@@ -224,7 +224,8 @@ struct BridgeMachine: Sendable {
 
     // MARK: Timers
 
-    /// Arms `timer` for `seconds` (replacing it if armed); paused at once while it is to be paused (``isPaused(_:)``).
+    /// Arms `timer` for `seconds` (replacing it if armed); paused at once while it is to be paused (``isPaused(_:)``,
+    /// in `BridgeMachine+Pauses.swift`).
     mutating func schedule(_ timer: Timer, seconds: TimeInterval, _ out: inout Effects) {
         timers.insert(timer)
         out.append(.schedule(timer, seconds: seconds))
@@ -235,28 +236,6 @@ struct BridgeMachine: Sendable {
     mutating func cancel(_ timer: Timer, _ out: inout Effects) {
         guard timers.remove(timer) != nil else { return }
         out.append(.cancel(timer))
-    }
-
-    /// Whether `timer` is paused now. The page's timers pause while the page is suspended (the app in the background)
-    /// or throttled (the UI covered, so the web view is outside a window). App Tracking Transparency's settle window
-    /// counts the app's **active** time: it pauses while the app is inactive, which it is while the tracking alert is
-    /// up (``TrackingPrompt``).
-    func isPaused(_ timer: Timer) -> Bool {
-        switch timer {
-        case .trackingSettle: return !isActive
-        case .ready, .finishDelay, .settingsAttempt, .settingsRetry: return inBackground || isCovered
-        }
-    }
-
-    /// Applies `change` to the pausing conditions and pauses or resumes every armed timer whose ``isPaused(_:)``
-    /// that changes (in ``Timer``'s order).
-    private mutating func changePauses(_ out: inout Effects, _ change: (inout BridgeMachine) -> Void) {
-        let before = Timer.allCases.map { isPaused($0) }
-        change(&self)
-        guard !phase.isInvalidated else { return }
-        for (timer, wasPaused) in zip(Timer.allCases, before) where timers.contains(timer) && wasPaused != isPaused(timer) {
-            out.append(wasPaused ? .resume(timer) : .pause(timer))
-        }
     }
 
     // MARK: The app's lifecycle
