@@ -151,21 +151,51 @@ import Testing
         }
     }
 
+    /// A core segment without vendors and with one publisher restriction (purpose 2, type 1) whose range entries
+    /// `entries` writes (NumEntries included).
+    static func coreWithOneRestriction(entries: (BitWriter) -> BitWriter) -> String {
+        var writer = BitWriter()
+        writer.write(2, 6); writer.write(0, 36); writer.write(0, 36); writer.write(1, 12); writer.write(1, 12)
+        writer.write(0, 6); writer.writeLetters("EN"); writer.write(1, 12); writer.write(4, 6); writer.write(true)
+        writer.write(false); writer.write(0, 12); writer.write(0, 24); writer.write(0, 24); writer.write(false)
+        writer.writeLetters("AA")
+        writer.write(0, 16); writer.write(false)  // vendor consents: MaxVendorId 0, bitfield
+        writer.write(0, 16); writer.write(false)  // legitimate interests: likewise
+        writer.write(1, 12); writer.write(2, 6); writer.write(1, 2)  // one restriction: purpose 2, type 1
+        return entries(writer).string
+    }
+
+    /// Range entries are set in one inline word while every id is at most 64, and in words from the first entry
+    /// above 64 on: entries in any order, below, across and above 64, decode to the ids of single inserts.
+    @Test func rangeEntriesInAnyOrderAcrossTheInlineWord() throws {
+        let cases: [[ClosedRange<Int>]] = [
+            [3...3], [64...64], [1...64], [10...20, 3...3, 64...64], [70...70, 3...3], [3...3, 70...70],
+            [60...70], [1...64, 65...65], [2...2, 65_535...65_535, 1...1], [5...5, 900...910, 64...64, 63...63],
+        ]
+        for entries in cases {
+            let string = DecodeFastPathTests.coreWithOneRestriction { writer in
+                var writer = writer
+                writer.write(entries.count, 12)
+                for entry in entries {
+                    writer.write(entry.count > 1)
+                    writer.write(entry.lowerBound, 16)
+                    if entry.count > 1 { writer.write(entry.upperBound, 16) }
+                }
+                return writer
+            }
+            var expected = IDSet()
+            for entry in entries { for id in entry { expected.insert(id) } }
+            let vendors = try #require(try TCString(decodingPrecisely: string).publisherRestrictions.first).vendors
+            #expect(vendors == expected && vendors.sorted == expected.sorted, "\(entries)")
+            #expect(vendors._invariantViolations().isEmpty, "\(entries)")
+        }
+    }
+
     /// A range entry is read as one 17-bit field (IsARange and StartOrOnlyVendorId) while 17 bits remain, and field by
     /// field near the end: a publisher restriction of single ids and ranges decodes the same either way, and an entry
     /// cut short still names the field it lacks.
     @Test func rangeEntriesNearTheEndOfTheSegment() throws {
-        func core(entries: (BitWriter) -> BitWriter) -> String {
-            var writer = BitWriter()
-            writer.write(2, 6); writer.write(0, 36); writer.write(0, 36); writer.write(1, 12); writer.write(1, 12)
-            writer.write(0, 6); writer.writeLetters("EN"); writer.write(1, 12); writer.write(4, 6); writer.write(true)
-            writer.write(false); writer.write(0, 12); writer.write(0, 24); writer.write(0, 24); writer.write(false)
-            writer.writeLetters("AA")
-            writer.write(0, 16); writer.write(false)  // vendor consents: MaxVendorId 0, bitfield
-            writer.write(0, 16); writer.write(false)  // legitimate interests: likewise
-            writer.write(1, 12); writer.write(2, 6); writer.write(1, 2)  // one restriction: purpose 2, type 1
-            return entries(writer).string
-        }
+        let core = DecodeFastPathTests.coreWithOneRestriction
         let whole = core { writer in
             var writer = writer
             writer.write(3, 12)

@@ -55,7 +55,7 @@ extension IABKeySet {
     @inline(__always)
     static func decodeTCString(_ raw: String) throws(IABMappingError) -> TCString {
         do {
-            return try TCString(decodingPrecisely: raw)
+            return try TCString.decodedPrecisely(raw)
         } catch {
             throw .invalidTCString(error)
         }
@@ -322,7 +322,7 @@ extension IABKeySet {
     /// strings before mapping when it wants to.
     static func decodeTCFSection(_ raw: String) throws(IABMappingError) -> TCString {
         do {
-            return try TCString(decodingPrecisely: raw)
+            return try TCString.decodedPrecisely(raw)
         } catch {
             throw .invalidGPPTCFSection(error)
         }
