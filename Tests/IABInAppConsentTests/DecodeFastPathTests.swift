@@ -225,6 +225,65 @@ import Testing
         #expect(segment == 0)
     }
 
+    /// The segments' scan errors of the former walk (find the `.`, then decode the segment), in segment order: for
+    /// each segment `nil` when it decodes, else its empty-segment or invalid-character error.
+    static func referenceScanErrors(_ string: String) -> [TCStringError?] {
+        let utf8 = Array(string.utf8)
+        var errors: [TCStringError?] = []
+        var start = 0
+        while true {
+            let end = utf8[start...].firstIndex(of: UInt8(ascii: ".")) ?? utf8.count
+            if end == start {
+                errors.append(.emptySegment(index: errors.count))
+            } else {
+                let view = string.utf8
+                let segment = Substring(view[view.index(view.startIndex, offsetBy: start)..<view.index(view.startIndex, offsetBy: end)])
+                var bytes: [UInt8] = []
+                do {
+                    try Base64URL.decode(segment.utf8, into: &bytes, offsetBase: start)
+                    errors.append(nil)
+                } catch {
+                    errors.append(error)
+                }
+            }
+            guard end < utf8.count else { return errors }
+            start = end + 1
+        }
+    }
+
+    /// The decode finds each segment's end while decoding it: for strings of hostile pieces after a valid core (dots,
+    /// padding in and out of place, characters outside the alphabet, non-ASCII, combining and prepended marks,
+    /// empty segments), every empty-segment and invalid-character error is the former walk's, for the same segment,
+    /// and every other outcome comes after segments that the former walk scanned without error.
+    @Test func segmentScanErrorsMatchTheFormerWalk() throws {
+        let core = try TCString(vendorConsents: [1, 3, 70]).encoded()
+        let pieces = ["A", "Q", "g", "-", "_", "AAAAAAAA", "=", "==", ".", "!", "é", "\u{301}", "\u{600}", "\u{200D}",
+                      " ", "%", "😀", "IABm", "QAhB"]
+        var random = SplitMix64(state: 0x5E6)
+        var scanErrors = 0
+        for _ in 0..<3_000 {
+            let tail = (0..<Int(random.next() % 10)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }
+            let string = core + "." + tail.joined()
+            let reference = DecodeFastPathTests.referenceScanErrors(string)
+            do {
+                _ = try TCString(decodingPrecisely: string)
+                #expect(reference.allSatisfy { $0 == nil }, "\(string) decoded, the former walk: \(reference)")
+            } catch {
+                let firstScanError = reference.firstIndex { $0 != nil }
+                switch error {
+                case .emptySegment, .invalidCharacter:
+                    scanErrors += 1
+                    #expect(firstScanError.map { reference[$0] } == error, "\(string): \(error), the former walk: \(reference)")
+                case .truncated(_, _, let segment), .duplicateSegment(_, let segment), .unknownSegmentType(_, let segment):
+                    #expect((firstScanError ?? Int.max) > segment, "\(string): \(error), the former walk: \(reference)")
+                default:
+                    #expect((firstScanError ?? 1) > 0, "\(string): \(error)")
+                }
+            }
+        }
+        #expect(scanErrors > 500)
+    }
+
     /// The in-place segment walk keeps the errors and offsets of the former split.
     @Test func segmentWalkErrors() throws {
         let core = try TCString().encoded()

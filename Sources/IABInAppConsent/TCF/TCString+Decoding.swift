@@ -45,7 +45,7 @@ extension TCString {
     @inline(__always)
     private static func decoded(_ string: String, length: Int) throws(TCStringError) -> TCString {
         var string = string
-        string.makeContiguousUTF8()  // a no-op for native strings; segmentEnd reads the bytes in place
+        string.makeContiguousUTF8()  // a no-op for native strings; the decode reads the bytes in place
         let utf8 = string.utf8
         // One buffer for every segment: sized for the whole string, reused by each segment's decode unless a set
         // read from the segment keeps it (a vendor bitfield: `BitSpan`); the next segment then gets a new one.
@@ -53,7 +53,7 @@ extension TCString {
         bytes.reserveCapacity((length * 6 + 7) / 8)
 
         // The core segment, every field in string order.
-        var (reader, end) = try segmentReader(utf8, from: 0, index: 0, length: length, bytes: &bytes)
+        var (reader, end) = try segmentReader(utf8, from: 0, index: 0, bytes: &bytes)
         let version = try reader.int(6, "Version")
         guard version == 2 else { throw .unsupportedVersion(version) }
         let created = Int64(try reader.read(36, "Created"))
@@ -86,7 +86,7 @@ extension TCString {
             if reader.sharesBytes { bytes = [] }
             reader = BitReader(bytes: [], limit: 0, segment: 0)  // lets go of the bytes before they are reused
             segmentIndex += 1
-            (reader, end) = try segmentReader(utf8, from: end + 1, index: segmentIndex, length: length, bytes: &bytes)
+            (reader, end) = try segmentReader(utf8, from: end + 1, index: segmentIndex, bytes: &bytes)
             let type = try reader.int(3, "SegmentType")
             guard type != 0, seenTypes & (1 << type) == 0 else {
                 throw .duplicateSegment(type: type, segment: segmentIndex)
@@ -112,22 +112,30 @@ extension TCString {
     }
 
     /// Decodes the segment that starts at byte `start` of `utf8` into `bytes` and returns a reader over it, with the
-    /// byte offset of the segment's end (its `.` or the string's end).
+    /// byte offset of the segment's end (its `.` or the string's end). The segment's end is found by the decode
+    /// itself (``Base64URL/decodeSegment(_:from:into:)``); the errors are those of finding the `.` first, then
+    /// decoding the segment: an empty segment, or the first character outside the alphabet that is not trailing `=`
+    /// padding, at its character offset.
     @inline(__always)
     private static func segmentReader(
-        _ utf8: String.UTF8View, from start: Int, index: Int, length: Int, bytes: inout [UInt8]
+        _ utf8: String.UTF8View, from start: Int, index: Int, bytes: inout [UInt8]
     ) throws(TCStringError) -> (BitReader, Int) {
-        let end = TCString.segmentEnd(in: utf8, from: start)
-        guard end > start else { throw .emptySegment(index: index) }
-        // A decoded segment is ASCII, so `start` is also the segment's character offset.
-        let first = utf8.index(utf8.startIndex, offsetBy: start)
-        let segment = utf8[first..<utf8.index(first, offsetBy: end - start)]
-        try Base64URL.decode(segment, into: &bytes, offsetBase: start)
-        var significant = end - start
-        while significant > 0, segment[utf8.index(first, offsetBy: significant - 1)] == UInt8(ascii: "=") {
-            significant -= 1
+        // Contiguous for a native string (the caller made it so); a copy otherwise.
+        let (end, dataEnd, badByte) = utf8.withContiguousStorageIfAvailable {
+            Base64URL.decodeSegment($0, from: start, into: &bytes)
+        } ?? Array(utf8).withUnsafeBufferPointer { Base64URL.decodeSegment($0, from: start, into: &bytes) }
+        if let badByte {
+            // The error path: the segment as the former split gave it (up to its `.`), for the character and its
+            // offset. A decoded segment is ASCII up to the bad byte, so `start` is also its character offset.
+            let segmentEnd = TCString.segmentEnd(in: utf8, from: start)
+            let first = utf8.index(utf8.startIndex, offsetBy: start)
+            let segment = Substring(utf8[first..<utf8.index(first, offsetBy: segmentEnd - start)])
+            let (bad, characterOffset) = Base64URL.character(in: segment, atByte: badByte - start)
+            throw .invalidCharacter(bad, offset: start + characterOffset)
         }
-        return (BitReader(bytes: bytes, limit: significant * 6, segment: index), end)
+        // (A bad byte is inside the segment, so a segment with one is never empty: the former order of the checks.)
+        guard end > start else { throw .emptySegment(index: index) }
+        return (BitReader(bytes: bytes, limit: (dataEnd - start) * 6, segment: index), end)
     }
 
     /// The byte offset of the first `.` at or after byte `offset` of `utf8`, or its end. One pass over the contiguous
