@@ -243,7 +243,7 @@ extension IABKeySet {
             smallPurposes &= smallPurposes &- 1
             body(purpose, value(for: purpose))
         }
-        largePurposes.sort()
+        if largePurposes.count > 1 { largePurposes.sort() }  // (sorting an empty array allocated: callgrind)
         var previous: Int?
         for purpose in largePurposes where purpose != previous {
             previous = purpose

@@ -76,9 +76,13 @@ struct BitSpan: Sendable {
                         let characters = table[Int(truncatingIfNeeded: byte & 0xFF)].littleEndian
                         out.storeBytes(of: characters, toByteOffset: index, as: UInt64.self)
                     }
+                    // 56 characters per 8-byte load while the load stays within `raw`: shifted by the span's bit
+                    // offset in its first byte, the load's top 56 bits are the next 56 ids' bits, 7 table stores.
+                    let shift = UInt64(Int(offset) & 7)
+                    var byte = Int(offset) &>> 3
                     var done = 0
-                    while done &+ 64 <= max {
-                        let word = BitReader.bits(64, at: Int(offset) &+ done, in: raw)
+                    while done &+ 56 <= max, byte &+ 8 <= raw.count {
+                        let word = UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: byte, as: UInt64.self)) &<< shift
                         store(word &>> 56, at: done)
                         store(word &>> 48, at: done &+ 8)
                         store(word &>> 40, at: done &+ 16)
@@ -86,8 +90,8 @@ struct BitSpan: Sendable {
                         store(word &>> 24, at: done &+ 32)
                         store(word &>> 16, at: done &+ 40)
                         store(word &>> 8, at: done &+ 48)
-                        store(word, at: done &+ 56)
-                        done &+= 64
+                        done &+= 56
+                        byte &+= 7
                     }
                     while done &+ 8 <= max {
                         store(BitReader.bits(8, at: Int(offset) &+ done, in: raw), at: done)
