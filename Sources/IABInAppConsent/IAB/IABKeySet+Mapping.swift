@@ -25,7 +25,7 @@ extension IABKeySet {
     ///   - identity: `IABTCF_CmpSdkID` (0...4095) and `IABTCF_CmpSdkVersion` (0...2147483647); without an id the TC
     ///     string's `CmpId` and `CmpVersion` are written (``CMPIdentity/completed(by:)``).
     package init(
-        mapping strings: ConsentStrings, gdprApplies: Bool? = nil, identity: CMPIdentity = CMPIdentity()
+        mapping strings: borrowing ConsentStrings, gdprApplies: Bool? = nil, identity: CMPIdentity = CMPIdentity()
     ) throws(IABMappingError) {
         // (An `if let` rather than `Optional.map` with a throwing closure: the decoded model is passed on without
         // being copied and destroyed through the generic `Optional` value witnesses.)
@@ -66,7 +66,7 @@ extension IABKeySet {
     /// ``ConsentCommit`` resolved.
     @inline(__always)
     init(
-        mapping strings: ConsentStrings, gdprApplies: Bool?, identity: CMPIdentity, decoded: TCString?,
+        mapping strings: borrowing ConsentStrings, gdprApplies: Bool?, identity: CMPIdentity, decoded: TCString?,
         gpp: GPPString?
     ) throws(IABMappingError) {
         assert(gpp?.rawValue == strings.gppString, "IABKeySet(mapping:): gpp is not the parsing of strings.gppString")
@@ -90,7 +90,7 @@ extension IABKeySet {
         tcRawValue: String?,
         gpp: GPPString?,
         additionalConsent: String?,
-        strings: ConsentStrings,
+        strings: borrowing ConsentStrings,
         gdprApplies: Bool?,
         identity: CMPIdentity
     ) throws(IABMappingError) -> IABKeySet {
