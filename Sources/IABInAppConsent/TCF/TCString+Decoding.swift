@@ -140,7 +140,8 @@ extension TCString {
 
     /// The byte offset of the first `.` at or after byte `offset` of `utf8`, or its end. One pass over the contiguous
     /// UTF-8 bytes: splitting on Characters, the generic `split` or `firstIndex(of:)` on the UTF-8 view each cost
-    /// more than decoding a segment.
+    /// more than decoding a segment. Only the error path looks for the `.` this way: a valid segment's end is found
+    /// by its decode (``Base64URL/decodeSegment(_:from:into:)``).
     static func segmentEnd(in utf8: String.UTF8View, from offset: Int) -> Int {
         let dot = UInt8(ascii: ".")
         return utf8.withContiguousStorageIfAvailable { bytes in
