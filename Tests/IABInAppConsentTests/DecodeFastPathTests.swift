@@ -151,21 +151,51 @@ import Testing
         }
     }
 
+    /// A core segment without vendors and with one publisher restriction (purpose 2, type 1) whose range entries
+    /// `entries` writes (NumEntries included).
+    static func coreWithOneRestriction(entries: (BitWriter) -> BitWriter) -> String {
+        var writer = BitWriter()
+        writer.write(2, 6); writer.write(0, 36); writer.write(0, 36); writer.write(1, 12); writer.write(1, 12)
+        writer.write(0, 6); writer.writeLetters("EN"); writer.write(1, 12); writer.write(4, 6); writer.write(true)
+        writer.write(false); writer.write(0, 12); writer.write(0, 24); writer.write(0, 24); writer.write(false)
+        writer.writeLetters("AA")
+        writer.write(0, 16); writer.write(false)  // vendor consents: MaxVendorId 0, bitfield
+        writer.write(0, 16); writer.write(false)  // legitimate interests: likewise
+        writer.write(1, 12); writer.write(2, 6); writer.write(1, 2)  // one restriction: purpose 2, type 1
+        return entries(writer).string
+    }
+
+    /// Range entries are set in one inline word while every id is at most 64, and in words from the first entry
+    /// above 64 on: entries in any order, below, across and above 64, decode to the ids of single inserts.
+    @Test func rangeEntriesInAnyOrderAcrossTheInlineWord() throws {
+        let cases: [[ClosedRange<Int>]] = [
+            [3...3], [64...64], [1...64], [10...20, 3...3, 64...64], [70...70, 3...3], [3...3, 70...70],
+            [60...70], [1...64, 65...65], [2...2, 65_535...65_535, 1...1], [5...5, 900...910, 64...64, 63...63],
+        ]
+        for entries in cases {
+            let string = DecodeFastPathTests.coreWithOneRestriction { writer in
+                var writer = writer
+                writer.write(entries.count, 12)
+                for entry in entries {
+                    writer.write(entry.count > 1)
+                    writer.write(entry.lowerBound, 16)
+                    if entry.count > 1 { writer.write(entry.upperBound, 16) }
+                }
+                return writer
+            }
+            var expected = IDSet()
+            for entry in entries { for id in entry { expected.insert(id) } }
+            let vendors = try #require(try TCString(decodingPrecisely: string).publisherRestrictions.first).vendors
+            #expect(vendors == expected && vendors.sorted == expected.sorted, "\(entries)")
+            #expect(vendors._invariantViolations().isEmpty, "\(entries)")
+        }
+    }
+
     /// A range entry is read as one 17-bit field (IsARange and StartOrOnlyVendorId) while 17 bits remain, and field by
     /// field near the end: a publisher restriction of single ids and ranges decodes the same either way, and an entry
     /// cut short still names the field it lacks.
     @Test func rangeEntriesNearTheEndOfTheSegment() throws {
-        func core(entries: (BitWriter) -> BitWriter) -> String {
-            var writer = BitWriter()
-            writer.write(2, 6); writer.write(0, 36); writer.write(0, 36); writer.write(1, 12); writer.write(1, 12)
-            writer.write(0, 6); writer.writeLetters("EN"); writer.write(1, 12); writer.write(4, 6); writer.write(true)
-            writer.write(false); writer.write(0, 12); writer.write(0, 24); writer.write(0, 24); writer.write(false)
-            writer.writeLetters("AA")
-            writer.write(0, 16); writer.write(false)  // vendor consents: MaxVendorId 0, bitfield
-            writer.write(0, 16); writer.write(false)  // legitimate interests: likewise
-            writer.write(1, 12); writer.write(2, 6); writer.write(1, 2)  // one restriction: purpose 2, type 1
-            return entries(writer).string
-        }
+        let core = DecodeFastPathTests.coreWithOneRestriction
         let whole = core { writer in
             var writer = writer
             writer.write(3, 12)
@@ -193,6 +223,65 @@ import Testing
         }
         #expect(field == "Publisher Restrictions Section StartOrOnlyVendorId")
         #expect(segment == 0)
+    }
+
+    /// The segments' scan errors of the former walk (find the `.`, then decode the segment), in segment order: for
+    /// each segment `nil` when it decodes, else its empty-segment or invalid-character error.
+    static func referenceScanErrors(_ string: String) -> [TCStringError?] {
+        let utf8 = Array(string.utf8)
+        var errors: [TCStringError?] = []
+        var start = 0
+        while true {
+            let end = utf8[start...].firstIndex(of: UInt8(ascii: ".")) ?? utf8.count
+            if end == start {
+                errors.append(.emptySegment(index: errors.count))
+            } else {
+                let view = string.utf8
+                let segment = Substring(view[view.index(view.startIndex, offsetBy: start)..<view.index(view.startIndex, offsetBy: end)])
+                var bytes: [UInt8] = []
+                do {
+                    try Base64URL.decode(segment.utf8, into: &bytes, offsetBase: start)
+                    errors.append(nil)
+                } catch {
+                    errors.append(error)
+                }
+            }
+            guard end < utf8.count else { return errors }
+            start = end + 1
+        }
+    }
+
+    /// The decode finds each segment's end while decoding it: for strings of hostile pieces after a valid core (dots,
+    /// padding in and out of place, characters outside the alphabet, non-ASCII, combining and prepended marks,
+    /// empty segments), every empty-segment and invalid-character error is the former walk's, for the same segment,
+    /// and every other outcome comes after segments that the former walk scanned without error.
+    @Test func segmentScanErrorsMatchTheFormerWalk() throws {
+        let core = try TCString(vendorConsents: [1, 3, 70]).encoded()
+        let pieces = ["A", "Q", "g", "-", "_", "AAAAAAAA", "=", "==", ".", "!", "é", "\u{301}", "\u{600}", "\u{200D}",
+                      " ", "%", "😀", "IABm", "QAhB"]
+        var random = SplitMix64(state: 0x5E6)
+        var scanErrors = 0
+        for _ in 0..<3_000 {
+            let tail = (0..<Int(random.next() % 10)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }
+            let string = core + "." + tail.joined()
+            let reference = DecodeFastPathTests.referenceScanErrors(string)
+            do {
+                _ = try TCString(decodingPrecisely: string)
+                #expect(reference.allSatisfy { $0 == nil }, "\(string) decoded, the former walk: \(reference)")
+            } catch {
+                let firstScanError = reference.firstIndex { $0 != nil }
+                switch error {
+                case .emptySegment, .invalidCharacter:
+                    scanErrors += 1
+                    #expect(firstScanError.map { reference[$0] } == error, "\(string): \(error), the former walk: \(reference)")
+                case .truncated(_, _, let segment), .duplicateSegment(_, let segment), .unknownSegmentType(_, let segment):
+                    #expect((firstScanError ?? Int.max) > segment, "\(string): \(error), the former walk: \(reference)")
+                default:
+                    #expect((firstScanError ?? 1) > 0, "\(string): \(error)")
+                }
+            }
+        }
+        #expect(scanErrors > 500)
     }
 
     /// The in-place segment walk keeps the errors and offsets of the former split.

@@ -25,7 +25,7 @@ extension IABKeySet {
     ///   - identity: `IABTCF_CmpSdkID` (0...4095) and `IABTCF_CmpSdkVersion` (0...2147483647); without an id the TC
     ///     string's `CmpId` and `CmpVersion` are written (``CMPIdentity/completed(by:)``).
     package init(
-        mapping strings: ConsentStrings, gdprApplies: Bool? = nil, identity: CMPIdentity = CMPIdentity()
+        mapping strings: borrowing ConsentStrings, gdprApplies: Bool? = nil, identity: CMPIdentity = CMPIdentity()
     ) throws(IABMappingError) {
         // (An `if let` rather than `Optional.map` with a throwing closure: the decoded model is passed on without
         // being copied and destroyed through the generic `Optional` value witnesses.)
@@ -55,7 +55,7 @@ extension IABKeySet {
     @inline(__always)
     static func decodeTCString(_ raw: String) throws(IABMappingError) -> TCString {
         do {
-            return try TCString(decodingPrecisely: raw)
+            return try TCString.decodedPrecisely(raw)
         } catch {
             throw .invalidTCString(error)
         }
@@ -66,7 +66,7 @@ extension IABKeySet {
     /// ``ConsentCommit`` resolved.
     @inline(__always)
     init(
-        mapping strings: ConsentStrings, gdprApplies: Bool?, identity: CMPIdentity, decoded: TCString?,
+        mapping strings: borrowing ConsentStrings, gdprApplies: Bool?, identity: CMPIdentity, decoded: TCString?,
         gpp: GPPString?
     ) throws(IABMappingError) {
         assert(gpp?.rawValue == strings.gppString, "IABKeySet(mapping:): gpp is not the parsing of strings.gppString")
@@ -90,7 +90,7 @@ extension IABKeySet {
         tcRawValue: String?,
         gpp: GPPString?,
         additionalConsent: String?,
-        strings: ConsentStrings,
+        strings: borrowing ConsentStrings,
         gdprApplies: Bool?,
         identity: CMPIdentity
     ) throws(IABMappingError) -> IABKeySet {
@@ -243,7 +243,7 @@ extension IABKeySet {
             smallPurposes &= smallPurposes &- 1
             body(purpose, value(for: purpose))
         }
-        largePurposes.sort()
+        if largePurposes.count > 1 { largePurposes.sort() }  // (sorting an empty array allocated: callgrind)
         var previous: Int?
         for purpose in largePurposes where purpose != previous {
             previous = purpose
@@ -322,7 +322,7 @@ extension IABKeySet {
     /// strings before mapping when it wants to.
     static func decodeTCFSection(_ raw: String) throws(IABMappingError) -> TCString {
         do {
-            return try TCString(decodingPrecisely: raw)
+            return try TCString.decodedPrecisely(raw)
         } catch {
             throw .invalidGPPTCFSection(error)
         }

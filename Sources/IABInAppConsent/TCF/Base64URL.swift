@@ -67,40 +67,82 @@ package enum Base64URL {
     }
 
     /// The decoding loop over contiguous UTF-8: returns the offset of the first byte outside the alphabet, if any.
-    ///
-    /// Eight characters (six bytes) at a time while whole groups of eight remain: one 8-byte load, one test that all
-    /// are ASCII, four lookups of two characters each in ``pairTable`` and one test that finds any pair outside the
-    /// alphabet (0x8000; every valid value is below 4,096). The rest of the input — the last partial group, or
-    /// everything from a group holding an invalid byte — goes through the bit accumulator, which stops at the exact
-    /// byte. (Four characters a time with one lookup each cost ~10 instructions a character, callgrind.)
+    /// Trailing `=` is ignored.
     private static func decodeBytes(_ input: UnsafeBufferPointer<UInt8>, into bytes: inout [UInt8]) -> Int? {
         var count = input.count
         while count > 0, input[count - 1] == UInt8(ascii: "=") { count -= 1 }
-        var badByte: Int?
+        let stop = decodeRun(input, from: 0, to: count, into: &bytes)
+        return stop < count ? stop : nil
+    }
+
+    /// Decodes the TC string segment that starts at byte `start` of `input` — up to the next `.` or the end, without
+    /// finding that end first — into `bytes`. Returns the segment's end (the offset of its `.`, or `input.count`) and
+    /// the offset where its data ends (before any trailing `=`); or, as `badByte`, the offset of the first byte that
+    /// is outside the alphabet and is not the segment's trailing `=` padding (the bytes are then unusable).
+    ///
+    /// The same bytes and the same first invalid byte as finding the `.` first and decoding the segment with
+    /// ``decode(_:into:offsetBase:)``, in one pass: the run stops at the first byte outside the alphabet, and only
+    /// then is that byte looked at (a separate scan for the `.` cost ~670 instructions of a 334-character string's
+    /// decode + map, callgrind).
+    static func decodeSegment(
+        _ input: UnsafeBufferPointer<UInt8>, from start: Int, into bytes: inout [UInt8]
+    ) -> (end: Int, dataEnd: Int, badByte: Int?) {
+        let stop = decodeRun(input, from: start, to: input.count, into: &bytes)
+        guard stop < input.count else { return (input.count, input.count, nil) }
+        switch input[stop] {
+        case UInt8(ascii: "."):
+            return (stop, stop, nil)
+        case UInt8(ascii: "="):
+            // Padding when only `=` follow up to the segment's end; otherwise the first `=` is invalid.
+            var after = stop + 1
+            while after < input.count, input[after] == UInt8(ascii: "=") { after += 1 }
+            if after == input.count || input[after] == UInt8(ascii: ".") { return (after, stop, nil) }
+            return (after, stop, stop)
+        default:
+            return (stop, stop, stop)
+        }
+    }
+
+    /// Decodes `input[start..<end]` into `bytes` (from its first byte; the buffer is grown as needed and trimmed to
+    /// what was written) until the first byte outside the alphabet, and returns that byte's offset (`end` when there
+    /// is none). The bits of a last partial byte are kept, zero-filled.
+    ///
+    /// Eight characters (six bytes) at a time while whole groups of eight remain: one 8-byte load, one test that all
+    /// are ASCII, the four pairs' indices made at once, four lookups of two characters each in ``pairTable`` and one
+    /// test that finds any pair outside the alphabet (0x8000; every valid value is below 4,096). The rest of the
+    /// input — the last partial group, or everything from a group holding a byte outside the alphabet — goes through
+    /// the bit accumulator, which stops at the exact byte. (Four characters a time with one lookup each cost ~10
+    /// instructions a character, callgrind.)
+    private static func decodeRun(
+        _ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, into bytes: inout [UInt8]
+    ) -> Int {
         // `count * 6 / 8` rounded up: whole groups write exactly 6 bytes per 8 characters, so every write below
         // stays within it. Bytes the caller's buffer already holds are overwritten in place, not cleared and
         // refilled first: the loops below write every byte up to `written`, and the buffer is trimmed to it (the
         // caller's buffer is reused when it is large enough: one allocation for all the segments of a TC string).
-        let needed = (count * 6 + 7) / 8
+        precondition(0 <= start && start <= end && end <= input.count, "Base64URL.decodeRun: bounds")
+        let needed = ((end - start) * 6 + 7) / 8
         grow(&bytes, to: needed)
+        var stop = end
         let written = pairTable.withUnsafeBufferPointer { pairs in
             decodeTable.withUnsafeBufferPointer { table in
                 bytes.withUnsafeMutableBufferPointer { output in
                     precondition(output.count >= needed && pairs.count == 128 * 128 && table.count == 256)
                     let raw = UnsafeRawBufferPointer(input)
                     let out = UnsafeMutableRawBufferPointer(output)
-                    var index = 0
+                    var index = start
                     var written = 0
-                    let wholeGroups = count & ~7
+                    let wholeGroups = start + ((end - start) & ~7)
                     while index < wholeGroups {
                         // Byte k of the load is character index + k (little-endian load).
                         let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
                         if word & 0x8080_8080_8080_8080 != 0 { break }
+                        // The four pairs' table indices `first << 7 | second` at once, one per 16-bit lane (every
+                        // byte is below 0x80, so `first << 7` stays within its lane).
+                        let indices = (word & 0x00FF_00FF_00FF_00FF) &<< 7 | (word &>> 8) & 0x00FF_00FF_00FF_00FF
                         @inline(__always)
                         func pair(_ shift: UInt64) -> UInt64 {
-                            let first = Int(truncatingIfNeeded: (word &>> shift) & 0x7F)
-                            let second = Int(truncatingIfNeeded: (word &>> (shift &+ 8)) & 0x7F)
-                            return UInt64(pairs[first &<< 7 | second])
+                            UInt64(pairs[Int(truncatingIfNeeded: UInt16(truncatingIfNeeded: indices &>> shift))])
                         }
                         let p0 = pair(0), p1 = pair(16), p2 = pair(32), p3 = pair(48)
                         if (p0 | p1 | p2 | p3) & 0x8000 != 0 { break }
@@ -115,10 +157,10 @@ package enum Base64URL {
                     // A group boundary is a byte boundary: the accumulator starts empty.
                     var accumulator: UInt32 = 0
                     var bits = 0
-                    while index < count {
+                    while index < end {
                         let value = table[Int(input[index])]
                         if value == 0xFF {
-                            badByte = index
+                            stop = index
                             break
                         }
                         accumulator = (accumulator << 6) | UInt32(value)
@@ -130,7 +172,7 @@ package enum Base64URL {
                         }
                         index += 1
                     }
-                    if badByte == nil, bits > 0 {
+                    if bits > 0 {
                         output[written] = UInt8(truncatingIfNeeded: accumulator << UInt32(8 - bits))
                         written += 1
                     }
@@ -138,9 +180,8 @@ package enum Base64URL {
                 }
             }
         }
-        // Every byte is written unless an invalid one stopped the loop (the bytes are then unused).
         if written < bytes.count { bytes.removeLast(bytes.count - written) }
-        return badByte
+        return stop
     }
 
     /// The character containing UTF-8 byte `byteOffset` of `text`, and its offset in characters.

@@ -5,6 +5,8 @@ struct BitReader {
     let limit: Int
     let segment: Int
     var position = 0
+    /// Whether a set read from this segment keeps `bytes` (a bitfield of more than 64 ids, ``BitSpan``).
+    var sharesBytes = false
 
     init(bytes: [UInt8], limit: Int, segment: Int) {
         self.bytes = bytes
@@ -89,25 +91,13 @@ struct BitReader {
             position += count
             return IDSet(word: word)
         }
-        // Every read below is in bounds: `count <= remaining` was checked once for the whole field. The words are
-        // written through one pointer into storage zeroed once: no per-word append (capacity and uniqueness checks),
-        // and the segment's bytes are opened once for the whole field rather than once per word. (Zero-filled rather
-        // than `Array(unsafeUninitializedCapacity:)` or `Array(repeating:count:)` of UInt64, whose generic metadata
-        // lookup at run time costs more than the reads.)
-        let wordCount = (count + 63) / 64
-        var words = BitReader.zeroedWords(wordCount)
-        let start = position
-        bytes.withUnsafeBytes { raw in
-            words.withUnsafeMutableBufferPointer { out in
-                for index in 0..<wordCount {
-                    let take = Swift.min(64, count &- index &* 64)
-                    let bits = BitReader.bits(take, at: start &+ index &* 64, in: raw)
-                    out[index] = (bits &<< UInt64(64 &- take)).bitReversed
-                }
-            }
-        }
+        // In bounds: `count <= remaining` was checked, and `limit <= bytes.count * 8`. The set keeps the bytes (no
+        // words are made: ``BitSpan``) when its highest id is above 64, and this segment's bytes must then stay as
+        // they are: `sharesBytes` tells the decoder to give the next segment a buffer of its own.
+        let set = IDSet(bitfield: bytes, offset: position, count: count)
+        if case .bits = set.storage { sharesBytes = true }
         position += count
-        return IDSet(words: words)
+        return set
     }
 
     /// `count` zero words. (Reserved, then appended: `[UInt64](repeating:count:)` and
@@ -167,7 +157,10 @@ struct BitReader {
         guard entries > 0 else { return IDSet() }
         // Ids are 16-bit (at most 65,535 < IDSet.maximumID), and an id above `maximum` is refused before it is set.
         let wordCount = Swift.min(maximum.map { ($0 + 63) / 64 } ?? Swift.max(1, (expected + 63) / 64), IDSet.maximumWordCount)
-        var words = BitReader.zeroedWords(wordCount)
+        // Ids 1–64 are set in one inline word until an entry goes above 64: only then are the words allocated (a
+        // restriction of low vendor ids, as in a short string, allocates nothing: callgrind, ~500 instructions).
+        var small: UInt64 = 0
+        var words: [UInt64] = []
         var highest = 0
         var done = 0
         while done < entries {
@@ -198,6 +191,10 @@ struct BitReader {
                         highest = Swift.max(highest, end)
                         done += 1
                         if end > capacity {
+                            if capacity == 0, end <= 64 {
+                                small |= (~0 &<< UInt64(start &- 1)) & (~0 &>> UInt64(64 &- end))
+                                continue
+                            }
                             outgrown = start...end
                             return
                         }
@@ -214,10 +211,17 @@ struct BitReader {
             }
             if let failure { throw failure }
             if let outgrown {
-                words.append(contentsOf: repeatElement(0, count: IDSet.maximumWordCount - words.count))
+                if words.isEmpty {
+                    words = BitReader.zeroedWords(wordCount)
+                    words[0] = small
+                }
+                if outgrown.upperBound > words.count * 64 {
+                    words.append(contentsOf: repeatElement(0, count: IDSet.maximumWordCount - words.count))
+                }
                 words.withUnsafeMutableBufferPointer { IDSet.setBits(outgrown, in: $0) }
             }
         }
+        guard !words.isEmpty else { return IDSet(word: small) }
         words.removeLast(words.count - (highest + 63) / 64)
         return IDSet(words: words)
     }

@@ -4,12 +4,15 @@
 /// smallest and the fastest representation: membership is one shift, and the IAB in-app binary strings
 /// (`'1'` at index *n* for id *n + 1*) are produced straight from the words.
 ///
-/// Two sets are equal when they contain the same ids; the storage is kept normalised (no trailing zero words).
+/// Two sets are equal when they contain the same ids, and hash alike then, whatever their storage; the storage is
+/// kept normalised (no trailing zero words).
 ///
 /// Invariants (`_checkInvariants()` asserts them after every initializer and mutation in debug builds):
 /// - no trailing zero word, so ``isEmpty``, ``max`` and equality can read the last word;
 /// - at most `maximumWordCount` words, and no bit above `maximumID` (65,535: every id is in `1...65535`, and
-///   ``max`` is at most `words.count * 64`).
+///   ``max`` is at most `words.count * 64`);
+/// - a set decoded from a TC string bitfield of more than 64 ids keeps the decoded bits (`BitSpan`, with its own
+///   invariants) until it is changed.
 ///
 /// Ids ≥ 1 hold by construction (bit 0 of word 0 is id 1). Unchecked writes rely on these: `binaryString` stores
 /// whole words into a buffer of ``max`` bytes, and `IABKeySet.publisherRestrictionStrings` writes position
@@ -18,15 +21,17 @@ public struct IDSet: Sendable, Hashable {
     /// The bit vector: bit *i* of word *w* represents id `w * 64 + i + 1`.
     ///
     /// A set whose ids are all in 1–64 (purposes, special features, most publisher purposes) keeps its one word
-    /// inline, so that decoding a TC string does not allocate for each of them; larger sets keep an array. The form
-    /// is canonical (``small(_:)`` exactly when the set needs at most one word), so synthesized equality and hashing
-    /// compare ids.
+    /// inline, so that decoding a TC string does not allocate for each of them; larger sets keep an array, or, when
+    /// decoded from a bitfield, the decoded bits. ``small(_:)`` is used exactly when the set needs at most one word,
+    /// so a small set never equals another form; a large and a bits set are compared by their words.
     @usableFromInline
-    enum Storage: Sendable, Hashable {
+    enum Storage: Sendable {
         /// Ids 1–64; `0` is the empty set.
         case small(UInt64)
         /// Two words or more, the last one not zero.
         case large([UInt64])
+        /// Highest id above 64, kept as the bits of a decoded TC string bitfield (see ``BitSpan``).
+        case bits(BitSpan)
     }
 
     @usableFromInline
@@ -60,12 +65,33 @@ public struct IDSet: Sendable, Hashable {
         _checkInvariants()
     }
 
+    /// The set of a TC string bitfield of `count` bits from bit `offset` of `bytes` (the first bit is id 1), for
+    /// decoders: requires `offset + count <= bytes.count * 8`. Above 64 ids the set keeps `bytes` and reads its ids
+    /// from them (``BitSpan``): no allocation, and only the bits after the highest id are looked at. `bytes` must not
+    /// change afterwards (the decoder gives the next segment a buffer of its own).
+    init(bitfield bytes: [UInt8], offset: Int, count: Int) {
+        // Ids above `maximumID` are not kept (as `insert` ignores them); a TC string's fields are 16-bit, so never.
+        let count = Swift.min(count, IDSet.maximumID)
+        let highest = bytes.withUnsafeBytes { raw in
+            precondition(offset >= 0 && count >= 0 && offset + count <= raw.count * 8, "IDSet: bitfield out of bounds")
+            return BitSpan.highestID(in: raw, offset: offset, count: count)
+        }
+        if highest <= 64 {
+            let bits = bytes.withUnsafeBytes { BitReader.bits(highest, at: offset, in: $0) }
+            storage = .small(highest == 0 ? 0 : (bits &<< UInt64(64 - highest)).bitReversed)
+        } else {
+            storage = .bits(BitSpan(bytes: bytes, offset: offset, max: highest))
+        }
+        _checkInvariants()
+    }
+
     /// The words of the set, without trailing zero words (an array: for tests and the invariant checks; the set's own
     /// reads use ``withWords(_:)``, which does not allocate).
     var words: [UInt64] {
         switch storage {
         case .small(let word): return word == 0 ? [] : [word]
         case .large(let words): return words
+        case .bits(let span): return span.words
         }
     }
 
@@ -77,6 +103,8 @@ public struct IDSet: Sendable, Hashable {
             return withUnsafePointer(to: word) { body(UnsafeBufferPointer(start: $0, count: word == 0 ? 0 : 1)) }
         case .large(let words):
             return words.withUnsafeBufferPointer(body)
+        case .bits(let span):
+            return span.withWords(body)
         }
     }
 
@@ -103,6 +131,7 @@ public struct IDSet: Sendable, Hashable {
         case .large(let words):
             guard let last = words.last else { return nil }
             return (words.count - 1) * 64 + (64 - last.leadingZeroBitCount)
+        case .bits(let span): return Int(span.max)
         }
     }
 
@@ -115,6 +144,7 @@ public struct IDSet: Sendable, Hashable {
         switch storage {
         case .small(let word): return index == 0 && word & bit != 0
         case .large(let words): return index < words.count && words[index] & bit != 0
+        case .bits(let span): return span.contains(id)
         }
     }
 
@@ -184,6 +214,9 @@ public struct IDSet: Sendable, Hashable {
         case .large(let words):
             guard index < words.count else { return }
             mutateWords { $0[index] &= ~bit }
+        case .bits(let span):
+            guard id <= Int(span.max) else { return }
+            mutateWords { $0[index] &= ~bit }
         }
         _checkInvariants()
     }
@@ -195,6 +228,7 @@ public struct IDSet: Sendable, Hashable {
         switch storage {
         case .small(let word): words = word == 0 ? [] : [word]
         case .large(let large): words = large
+        case .bits(let span): words = span.words
         }
         storage = .small(0)
         body(&words)
@@ -211,11 +245,31 @@ public struct IDSet: Sendable, Hashable {
     /// The ids in ascending order.
     public var sorted: [Int] { Array(self) }
 
+    /// Whether two sets hold the same ids, whatever their storage.
+    public static func == (lhs: IDSet, rhs: IDSet) -> Bool {
+        switch (lhs.storage, rhs.storage) {
+        case (.small(let left), .small(let right)): return left == right
+        case (.small, _), (_, .small): return false  // one word against two or more
+        case (.large(let left), .large(let right)): return left == right
+        default:
+            return lhs.max == rhs.max && lhs.withWords { left in rhs.withWords { right in left.elementsEqual(right) } }
+        }
+    }
+
+    /// Hashes the ids (their words), so that equal sets hash alike whatever their storage.
+    public func hash(into hasher: inout Hasher) {
+        withWords { words in
+            hasher.combine(words.count)
+            for word in words { hasher.combine(word) }
+        }
+    }
+
     /// The IAB in-app binary string: `'1'` at index *n* when id *n + 1* is in the set, up to the highest id in the set,
     /// and `""` for an empty set (the convention of the IAB reference implementation's `InAppTCData`).
     ///
     /// See "CMP API v2 — In-App Details", `IABTCF_VendorConsents`.
     var binaryString: String {
+        if case .bits(let span) = storage { return span.binaryString }
         guard let max else { return "" }
         return String(unsafeUninitializedCapacity: max) { buffer in
             let raw = UnsafeMutableRawBufferPointer(buffer)
@@ -304,6 +358,15 @@ extension IDSet {
     func _invariantViolations() -> [String] {
         var violations: [String] = []
         if case .large(let large) = storage, large.count < 2 { violations.append("one word stored out of line") }
+        if case .bits(let span) = storage {
+            let max = Int(span.max)
+            if max <= 64 { violations.append("\(max) bits kept as a span, not inline") }
+            if Int(span.offset) + max > span.bytes.count * 8 {
+                violations.append("span of \(max) bits from bit \(span.offset) beyond \(span.bytes.count) bytes")
+                return violations
+            }
+            if max >= 1, !span.contains(max) { violations.append("span's highest id \(max) not set") }
+        }
         guard let last = words.last else { return violations }
         if last == 0 { violations.append("trailing zero word") }
         if words.count > IDSet.maximumWordCount {
@@ -344,6 +407,9 @@ extension IDSet: Sequence {
             case .large(let large):
                 words = large
                 current = large.first ?? 0
+            case .bits(let span):
+                words = span.words
+                current = words.first ?? 0
             }
         }
 

@@ -23,69 +23,125 @@ extension TCString {
 
     /// ``init(decoding:)`` with the decoder's precise error.
     package init(decodingPrecisely string: String) throws(TCStringError) {
+        self = try TCString.decodedPrecisely(string)
+    }
+
+    /// ``init(decodingPrecisely:)`` as a function: the model is returned in place. (Assigning `self` in the
+    /// initializer copied the model and destroyed the original, twice: callgrind, ~650 instructions a decode of a
+    /// 334-character string; the mapping and `ConsentCommit` decode through this.)
+    package static func decodedPrecisely(_ string: String) throws(TCStringError) -> TCString {
         guard !string.isEmpty else { throw .empty }
         let length = string.utf8.count
         guard length <= TCString.maximumLength else { throw .tooLong(length: length, limit: TCString.maximumLength) }
-
-        self = try TCString.decoded(string, length: length)
+        return try TCString.decoded(string, length: length)
     }
 
-    /// The decoding of ``init(decodingPrecisely:)`` into a local model, returned (moved) to the initializer.
-    /// (Decoding into `self` after `self.init()` copied the whole model twice through its value witnesses, with a
-    /// retain and a release of each of its arrays: callgrind, ~10 % of a 334-character string's decode + map.)
+    /// The decoding of ``init(decodingPrecisely:)``: every segment of `string` (`length` UTF-8 bytes, checked by the
+    /// caller), each field read into a local and the model made once, at the end, by the memberwise init, and
+    /// returned (moved) to the initializer. (A model decoded field by field — `TCString()`, then each field, or a
+    /// model made by the core segment's reading and then given the optional segments — was copied and destroyed
+    /// through its value witnesses one to three times a decode: callgrind, ~300 instructions each, of a
+    /// 334-character string's decode + map; into `self` after `self.init()` it was copied twice.)
     @inline(__always)
     private static func decoded(_ string: String, length: Int) throws(TCStringError) -> TCString {
-        var model = TCString()
-        try model.decodeSegments(of: string, length: length)
-        return model
-    }
-
-    /// Reads every segment of `string` (`length` UTF-8 bytes, checked by the caller) into `self`.
-    private mutating func decodeSegments(of string: String, length: Int) throws(TCStringError) {
         var string = string
-        string.makeContiguousUTF8()  // a no-op for native strings; segmentEnd reads the bytes in place
+        string.makeContiguousUTF8()  // a no-op for native strings; the decode reads the bytes in place
         let utf8 = string.utf8
-        var seenTypes: UInt8 = 0  // bit n: a segment of type n was read
-        // One buffer for every segment: sized for the whole string, reused by each segment's decode.
+        // One buffer for every segment: sized for the whole string, reused by each segment's decode unless a set
+        // read from the segment keeps it (a vendor bitfield: `BitSpan`); the next segment then gets a new one.
         var bytes: [UInt8] = []
         bytes.reserveCapacity((length * 6 + 7) / 8)
+
+        // The core segment, every field in string order.
+        var (reader, end) = try segmentReader(utf8, from: 0, index: 0, bytes: &bytes)
+        let version = try reader.int(6, "Version")
+        guard version == 2 else { throw .unsupportedVersion(version) }
+        let created = Int64(try reader.read(36, "Created"))
+        let lastUpdated = Int64(try reader.read(36, "LastUpdated"))
+        let cmpID = try reader.int(12, "CmpId")
+        let cmpVersion = try reader.int(12, "CmpVersion")
+        let consentScreen = try reader.int(6, "ConsentScreen")
+        let consentLanguage = try reader.letters("ConsentLanguage")
+        let vendorListVersion = try reader.int(12, "VendorListVersion")
+        let policyVersion = try reader.int(6, "TcfPolicyVersion")
+        let isServiceSpecific = try reader.bool("IsServiceSpecific")
+        let useNonStandardTexts = try reader.bool("UseNonStandardTexts")
+        let specialFeatureOptIns = try reader.bitfield(12, "SpecialFeatureOptIns")
+        let purposeConsents = try reader.bitfield(24, "PurposesConsent")
+        let purposeLegitimateInterests = try reader.bitfield(24, "PurposesLITransparency")
+        let purposeOneTreatment = try reader.bool("PurposeOneTreatment")
+        let publisherCountryCode = try reader.letters("PublisherCC")
+        let vendorConsents = try reader.vendorSection("Vendor Consent Section")
+        let vendorLegitimateInterests = try reader.vendorSection("Vendor Legitimate Interest Section")
+        let restrictions = try publisherRestrictions(
+            &reader, expected: Swift.max(vendorConsents.max ?? 0, vendorLegitimateInterests.max ?? 0))
+
+        // The optional segments, in any order, each at most once.
+        var disclosedVendors: IDSet?
+        var allowedVendors: IDSet?
+        var publisherTC: PublisherTC?
+        var seenTypes: UInt8 = 0  // bit n: a segment of type n was read
         var segmentIndex = 0
-        var start = 0  // byte offset of the segment; a decoded segment is ASCII, so also its character offset
-        while true {
-            let end = TCString.segmentEnd(in: utf8, from: start)
-            guard end > start else { throw .emptySegment(index: segmentIndex) }
-            let first = utf8.index(utf8.startIndex, offsetBy: start)
-            let segment = utf8[first..<utf8.index(first, offsetBy: end - start)]
-            try Base64URL.decode(segment, into: &bytes, offsetBase: start)
-            var significant = end - start
-            while significant > 0, segment[utf8.index(first, offsetBy: significant - 1)] == UInt8(ascii: "=") {
-                significant -= 1
-            }
-            var reader = BitReader(bytes: bytes, limit: significant * 6, segment: segmentIndex)
-            if segmentIndex == 0 {
-                try decodeCore(&reader)
-            } else {
-                let type = try reader.int(3, "SegmentType")
-                guard type != 0, seenTypes & (1 << type) == 0 else {
-                    throw .duplicateSegment(type: type, segment: segmentIndex)
-                }
-                seenTypes |= 1 << type
-                switch type {
-                case 1: disclosedVendors = try reader.vendorSection("DisclosedVendors")
-                case 2: allowedVendors = try reader.vendorSection("AllowedVendors")
-                case 3: publisherTC = try PublisherTC(reading: &reader)
-                default: throw .unknownSegmentType(type, segment: segmentIndex)
-                }
-            }
-            guard end < length else { break }
+        while end < length {
+            if reader.sharesBytes { bytes = [] }
+            reader = BitReader(bytes: [], limit: 0, segment: 0)  // lets go of the bytes before they are reused
             segmentIndex += 1
-            start = end + 1
+            (reader, end) = try segmentReader(utf8, from: end + 1, index: segmentIndex, bytes: &bytes)
+            let type = try reader.int(3, "SegmentType")
+            guard type != 0, seenTypes & (1 << type) == 0 else {
+                throw .duplicateSegment(type: type, segment: segmentIndex)
+            }
+            seenTypes |= 1 << type
+            switch type {
+            case 1: disclosedVendors = try reader.vendorSection("DisclosedVendors")
+            case 2: allowedVendors = try reader.vendorSection("AllowedVendors")
+            case 3: publisherTC = try PublisherTC(reading: &reader)
+            default: throw .unknownSegmentType(type, segment: segmentIndex)
+            }
         }
+        return TCString(
+            version: version, createdDeciseconds: created, lastUpdatedDeciseconds: lastUpdated, cmpID: cmpID,
+            cmpVersion: cmpVersion, consentScreen: consentScreen, consentLanguage: consentLanguage,
+            vendorListVersion: vendorListVersion, policyVersion: policyVersion, isServiceSpecific: isServiceSpecific,
+            useNonStandardTexts: useNonStandardTexts, specialFeatureOptIns: specialFeatureOptIns,
+            purposeConsents: purposeConsents, purposeLegitimateInterests: purposeLegitimateInterests,
+            purposeOneTreatment: purposeOneTreatment, publisherCountryCode: publisherCountryCode,
+            vendorConsents: vendorConsents, vendorLegitimateInterests: vendorLegitimateInterests,
+            publisherRestrictions: restrictions, disclosedVendors: disclosedVendors, allowedVendors: allowedVendors,
+            publisherTC: publisherTC)
+    }
+
+    /// Decodes the segment that starts at byte `start` of `utf8` into `bytes` and returns a reader over it, with the
+    /// byte offset of the segment's end (its `.` or the string's end). The segment's end is found by the decode
+    /// itself (``Base64URL/decodeSegment(_:from:into:)``); the errors are those of finding the `.` first, then
+    /// decoding the segment: an empty segment, or the first character outside the alphabet that is not trailing `=`
+    /// padding, at its character offset.
+    @inline(__always)
+    private static func segmentReader(
+        _ utf8: String.UTF8View, from start: Int, index: Int, bytes: inout [UInt8]
+    ) throws(TCStringError) -> (BitReader, Int) {
+        // Contiguous for a native string (the caller made it so); a copy otherwise.
+        let (end, dataEnd, badByte) = utf8.withContiguousStorageIfAvailable {
+            Base64URL.decodeSegment($0, from: start, into: &bytes)
+        } ?? Array(utf8).withUnsafeBufferPointer { Base64URL.decodeSegment($0, from: start, into: &bytes) }
+        if let badByte {
+            // The error path: the segment as the former split gave it (up to its `.`), for the character and its
+            // offset. A decoded segment is ASCII up to the bad byte, so `start` is also its character offset.
+            let segmentEnd = TCString.segmentEnd(in: utf8, from: start)
+            let first = utf8.index(utf8.startIndex, offsetBy: start)
+            let segment = Substring(utf8[first..<utf8.index(first, offsetBy: segmentEnd - start)])
+            let (bad, characterOffset) = Base64URL.character(in: segment, atByte: badByte - start)
+            throw .invalidCharacter(bad, offset: start + characterOffset)
+        }
+        // (A bad byte is inside the segment, so a segment with one is never empty: the former order of the checks.)
+        guard end > start else { throw .emptySegment(index: index) }
+        return (BitReader(bytes: bytes, limit: (dataEnd - start) * 6, segment: index), end)
     }
 
     /// The byte offset of the first `.` at or after byte `offset` of `utf8`, or its end. One pass over the contiguous
     /// UTF-8 bytes: splitting on Characters, the generic `split` or `firstIndex(of:)` on the UTF-8 view each cost
-    /// more than decoding a segment.
+    /// more than decoding a segment. Only the error path looks for the `.` this way: a valid segment's end is found
+    /// by its decode (``Base64URL/decodeSegment(_:from:into:)``).
     static func segmentEnd(in utf8: String.UTF8View, from offset: Int) -> Int {
         let dot = UInt8(ascii: ".")
         return utf8.withContiguousStorageIfAvailable { bytes in
@@ -104,31 +160,15 @@ extension TCString {
         } ?? (utf8.dropFirst(offset).firstIndex(of: dot).map { utf8.distance(from: utf8.startIndex, to: $0) } ?? utf8.count)
     }
 
-    private mutating func decodeCore(_ reader: inout BitReader) throws(TCStringError) {
-        version = try reader.int(6, "Version")
-        guard version == 2 else { throw .unsupportedVersion(version) }
-        createdDeciseconds = Int64(try reader.read(36, "Created"))
-        lastUpdatedDeciseconds = Int64(try reader.read(36, "LastUpdated"))
-        cmpID = try reader.int(12, "CmpId")
-        cmpVersion = try reader.int(12, "CmpVersion")
-        consentScreen = try reader.int(6, "ConsentScreen")
-        consentLanguage = try reader.letters("ConsentLanguage")
-        vendorListVersion = try reader.int(12, "VendorListVersion")
-        policyVersion = try reader.int(6, "TcfPolicyVersion")
-        isServiceSpecific = try reader.bool("IsServiceSpecific")
-        useNonStandardTexts = try reader.bool("UseNonStandardTexts")
-        specialFeatureOptIns = try reader.bitfield(12, "SpecialFeatureOptIns")
-        purposeConsents = try reader.bitfield(24, "PurposesConsent")
-        purposeLegitimateInterests = try reader.bitfield(24, "PurposesLITransparency")
-        purposeOneTreatment = try reader.bool("PurposeOneTreatment")
-        publisherCountryCode = try reader.letters("PublisherCC")
-        vendorConsents = try reader.vendorSection("Vendor Consent Section")
-        vendorLegitimateInterests = try reader.vendorSection("Vendor Legitimate Interest Section")
+    /// Reads the Publisher Restrictions Section (NumPubRestrictions, then each entry). Restrictions name vendors of
+    /// the vendor sections, as a rule: their words are sized for `expected`, the sections' highest id, first.
+    @inline(__always)
+    private static func publisherRestrictions(
+        _ reader: inout BitReader, expected: Int
+    ) throws(TCStringError) -> [PublisherRestriction] {
         let count = try reader.int(12, "NumPubRestrictions")
         var restrictions: [PublisherRestriction] = []
         restrictions.reserveCapacity(count)
-        // Restrictions name vendors of the vendor sections, as a rule: their words are sized for those first.
-        let expected = Swift.max(vendorConsents.max ?? 0, vendorLegitimateInterests.max ?? 0)
         for _ in 0..<count {
             let purpose = try reader.int(6, "PubRestriction PurposeId")
             let rawType = try reader.int(2, "PubRestriction RestrictionType")
@@ -137,7 +177,7 @@ extension TCString {
             let type = RestrictionType(rawValue: rawType) ?? .undefined
             restrictions.append(PublisherRestriction(purposeID: purpose, restrictionType: type, vendors: vendors))
         }
-        publisherRestrictions = restrictions
+        return restrictions
     }
 }
 
