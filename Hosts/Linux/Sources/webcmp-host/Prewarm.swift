@@ -67,6 +67,15 @@ enum Prewarm {
         return answered
     }
 
+    /// The store's consent history, oldest first: each entry's provenance (`source`/`action`), to tell a user's choice
+    /// from a report.
+    @MainActor
+    static func history(_ store: ConsentStore) -> JSONValue {
+        .array(store.consentHistory().map { entry in
+            .string("\(entry.provenance.source.rawValue)/\(entry.provenance.action.rawValue)")
+        })
+    }
+
     /// Clicks the element `id` with the host's one click routine (``HostClick``); `false` when it could not.
     @MainActor
     static func click(_ id: String, in view: GTKWebView, timeout: TimeInterval) -> Bool {
@@ -90,7 +99,12 @@ enum Prewarm {
         guard let (prewarmed, presentation, milliseconds, loadsBefore) = presentPrewarmed(
             configuration: configuration, store: store, timeout: arguments.timeout)
         else {
-            printJSON(.object(["error": .string("nothing was pre-warmed, or the page did not become ready off-screen")]))
+            // What the page stored off-screen, if anything (a page that saved and finished before any UI showed it
+            // is released without being presented).
+            printJSON(.object([
+                "error": .string("nothing was pre-warmed, or the page did not become ready off-screen"),
+                "keys": store.iabKeys().json, "history": history(store),
+            ]))
             return 1
         }
         let readyBeforePresent = prewarmed.eventsBeforePresentation.contains { if case .uiReady = $0 { true } else { false } }
@@ -98,12 +112,11 @@ enum Prewarm {
             presentation.log.append(.object(["type": .string("error"), "code": .string("clickFailed"), "id": .string(id)]))
             break
         }
-        if !arguments.clicks.isEmpty {
-            // As `run` ends after its clicks: when the page finishes, or has been quiet for --settle seconds.
-            presentation.quiet.noteActivity()
-            GTKRuntime.run(until: Date().addingTimeInterval(arguments.timeout)) {
-                !presentation.finished && !presentation.quiet.hasLasted(arguments.settle)
-            }
+        // As `run` ends after its clicks (or after presenting, without clicks): when the page finishes, or has been
+        // quiet for --settle seconds.
+        presentation.quiet.noteActivity()
+        GTKRuntime.run(until: Date().addingTimeInterval(arguments.timeout)) {
+            !presentation.finished && !presentation.quiet.hasLasted(arguments.settle)
         }
         let loadsAfter = prewarmed.webView.loadCount
         prewarmed.bridge.invalidate()
@@ -112,6 +125,7 @@ enum Prewarm {
             "offScreenEvents": .array(prewarmed.eventsBeforePresentation.map { .object(HostEvent.json(for: $0)) }),
             "events": .array(presentation.log),
             "keys": store.iabKeys().json,
+            "history": history(store),
             "readyBeforePresent": .bool(readyBeforePresent),
             "loadsBeforePresent": .number(Double(loadsBefore)),
             "loadsAfterPresent": .number(Double(loadsAfter)),

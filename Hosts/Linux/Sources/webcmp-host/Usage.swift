@@ -86,8 +86,10 @@ let usage = """
     --fallback FILE  serves FILE as the app's fallback page (webcmp-fallback://app/<name>) when URL fails; without
            URL, run and check use an unreachable loopback URL, so check reports whether FILE works as a fallback.
     prewarm  loads URL off-screen through a ConsentPrewarmer, presents it once ready (no new load), clicks, and
-           prints JSON: events before/after presenting, keys, loads before/after, presentToReadyMs. After the clicks
-           it ends by run's rule: when the CMP UI finishes, or once the page has been quiet for --settle seconds.
+           prints JSON: events before/after presenting, keys, the history's provenance (source/action, oldest
+           first), loads before/after, presentToReadyMs. After the clicks (or presenting, without clicks) it ends by
+           run's rule: when the CMP UI finishes, or once the page has been quiet for --settle seconds. When the page
+           finished off-screen (it saved on its own before any UI showed it), exit 1 with the error, keys and history.
     bench  real-engine save round trip (page save → keys stored → page acknowledged), median and p90, and load →
            ready for a cold vs a pre-warmed web view. Default page: SampleHost/index.html?dialect=gravito.
     sharing-cost  what the consent sharing scripts cost a content page: its DOMContentLoaded time with and without

@@ -133,6 +133,29 @@ import WebCMPBridge
         #expect(idle.events("consentReady").isEmpty)
         #expect(idle.keys.isEmpty)
     }
+
+    /// Proof of consent (promise 5): a CMP that saves on its own while its page is pre-warmed off-screen, before any
+    /// UI showed it, is stored but recorded as a report — nobody can have acted on a page no one saw; the same CMP
+    /// saving after the page was presented is recorded as the user's choice.
+    @Test func aPrewarmedCMPThatSavesBeforeAnyUIShowsItIsRecordedAsAReportNotAChoice() async throws {
+        func prewarm(autosaveAfter milliseconds: Int) async throws -> JSONValue {
+            // --settle 8: after presenting, wait for the later save (the run ends when the page finishes).
+            let (_, stdout) = try await E2E.host(["prewarm", Self.tcfPage + "?autosave=\(milliseconds)",
+                                                  "--state", E2E.newState(), "--timeout", "15", "--settle", "8"])
+            return try JSONValue(parsing: stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+                                 limits: JSONLimits(maximumBytes: 16 << 20, maximumDepth: 64))
+        }
+        // Saves 1 ms after its UI came up off-screen; the host presents 0.5 s after the page was ready.
+        let unseen = try await prewarm(autosaveAfter: 1)
+        #expect(unseen["keys"]?["IABTCF_TCString"] == .string(Self.accept))
+        #expect(unseen["history"] == .array([.string("cmpPage/reReport")]))
+        // Saves 3 s after its UI came up: the page was presented by then.
+        let seen = try await prewarm(autosaveAfter: 3000)
+        #expect(seen["error"] == nil)
+        #expect(seen["loadsAfterPresent"] == .number(1))
+        #expect(seen["keys"]?["IABTCF_TCString"] == .string(Self.accept))
+        #expect(seen["history"] == .array([.string("cmpPage/userChoice")]))
+    }
 }
 
 /// Real CMPs replace the IAB stub late, and some answer that GDPR does not apply.
