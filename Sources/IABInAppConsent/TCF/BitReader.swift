@@ -29,6 +29,11 @@ struct BitReader {
         return value
     }
 
+    /// Zero bytes after a TC string segment's decoded bytes (``Base64URL/decodeSegment(_:from:into:)``): every read
+    /// of the segment's bits, up to its last one, is then one 8-byte load in ``bits(_:at:in:)`` (without them the reads
+    /// of the last eight bytes, where the publisher restrictions are, went byte by byte: callgrind).
+    static let padding = 8
+
     /// The `count` (0…64) bits at `position`, big-endian. Requires `position + count <= limit`, and `limit` is at
     /// most `bytes.count * 8` (a decoded segment's last byte holds its last bits).
     ///
@@ -143,86 +148,66 @@ struct BitReader {
 
     /// Reads `NumEntries` (12 bits) range entries.
     ///
-    /// One checked pass that sets each entry's bits through one pointer into words zeroed once, then drops the words
-    /// above the highest id. The words are sized for `maximum` (a vendor section's MaxVendorId); without one (a
-    /// publisher restriction) for `expected`, the vendor sections' highest id, and grown to the 16-bit id limit (8 KB)
-    /// only when an entry goes above them. Before, each entry was read twice with checks (a sizing pass, then the
-    /// checked pass) and set through `Array`'s subscript (a growth and a uniqueness check each): ~170 instructions an
-    /// entry, the most of a long string's decode (callgrind); then every restriction zeroed 8 KB for the id limit and
-    /// kept them (DHAT: 44.6 KB a decode of issue 38's 2,476-character string, 32 KB of them for its four
-    /// restrictions). A single-id entry (IsARange 0), the common one in restrictions, is read as one 17-bit field and
-    /// sets its one bit in place, without `setBits`' range masks.
-    mutating func ranges(_ field: @autoclosure () -> String, maximum: Int?, expected: Int = 0) throws(TCStringError) -> IDSet {
+    /// Two passes. The first reads and checks every entry in order (the errors and their order are the entry loop's:
+    /// a truncated field, a zero id, an end before its start, an id above `maximum`), keeps the highest id, and sets
+    /// the ids of entries within 1–64 in an inline word: a set of low ids (the usual restriction of a short string)
+    /// allocates nothing. When an id is above 64, the second pass reads the entries again from the first one,
+    /// unchecked (the first pass checked them), into words sized for the highest id: zeroed once, never grown or
+    /// trimmed. The first pass keeps its state in locals and the second reads through one pointer: the former single
+    /// pass set bits through a closure that captured the reader and its counters (~55 instructions an entry, and
+    /// words zeroed for the vendor sections' highest id, then trimmed: callgrind). A single-id entry (IsARange 0), the
+    /// common one in restrictions, is read as one 17-bit field.
+    mutating func ranges(_ field: @autoclosure () -> String, maximum: Int?) throws(TCStringError) -> IDSet {
         let entries = try int(12, "\(field()) NumEntries")
         guard entries > 0 else { return IDSet() }
-        // Ids are 16-bit (at most 65,535 < IDSet.maximumID), and an id above `maximum` is refused before it is set.
-        let wordCount = Swift.min(maximum.map { ($0 + 63) / 64 } ?? Swift.max(1, (expected + 63) / 64), IDSet.maximumWordCount)
-        // Ids 1–64 are set in one inline word until an entry goes above 64: only then are the words allocated (a
-        // restriction of low vendor ids, as in a short string, allocates nothing: callgrind, ~500 instructions).
+        let first = position
         var small: UInt64 = 0
-        var words: [UInt64] = []
         var highest = 0
-        var done = 0
-        while done < entries {
-            var failure: TCStringError?
-            // An entry above the words (only without `maximum`): read and checked, set once the words have grown.
-            var outgrown: ClosedRange<Int>?
-            let capacity = words.count * 64
-            words.withUnsafeMutableBufferPointer { buffer in
-                do throws(TCStringError) {
-                    while done < entries {
-                        let isRange: Bool
-                        let start: Int
-                        if remaining >= 17 {
-                            // IsARange and StartOrOnlyVendorId in one read (the checked reads below near the end give
-                            // the same values, or the same truncation error).
-                            let head = bits(17)
-                            position += 17
-                            isRange = head >> 16 != 0
-                            start = Int(truncatingIfNeeded: head & 0xFFFF)
-                        } else {
-                            isRange = try bool("\(field()) IsARange")
-                            start = try int(16, "\(field()) StartOrOnlyVendorId")
-                        }
-                        let end = isRange ? try int(16, "\(field()) EndVendorId") : start
-                        guard start >= 1 else { throw .zeroID(field: field()) }
-                        guard start <= end else { throw .rangeEndBeforeStart(field: field(), start: start, end: end) }
-                        if let maximum, end > maximum { throw .idAboveMaximum(field: field(), id: end, maximum: maximum) }
-                        highest = Swift.max(highest, end)
-                        done += 1
-                        if end > capacity {
-                            if capacity == 0, end <= 64 {
-                                small |= (~0 &<< UInt64(start &- 1)) & (~0 &>> UInt64(64 &- end))
-                                continue
-                            }
-                            outgrown = start...end
-                            return
-                        }
-                        if isRange {
-                            IDSet.setBits(start...end, in: buffer)
-                        } else {
-                            // One bit, set in place: `start - 1` is below `capacity`, the words' bits.
-                            buffer[(start &- 1) &>> 6] |= 1 &<< UInt64((start &- 1) & 63)
-                        }
-                    }
-                } catch {
-                    failure = error
-                }
+        for _ in 0..<entries {
+            let isRange: Bool
+            let start: Int
+            if remaining >= 17 {
+                // IsARange and StartOrOnlyVendorId in one read (the checked reads below near the end give the same
+                // values, or the same truncation error).
+                let head = bits(17)
+                position += 17
+                isRange = head >> 16 != 0
+                start = Int(truncatingIfNeeded: head & 0xFFFF)
+            } else {
+                isRange = try bool("\(field()) IsARange")
+                start = try int(16, "\(field()) StartOrOnlyVendorId")
             }
-            if let failure { throw failure }
-            if let outgrown {
-                if words.isEmpty {
-                    words = BitReader.zeroedWords(wordCount)
-                    words[0] = small
+            let end = isRange ? try int(16, "\(field()) EndVendorId") : start
+            guard start >= 1 else { throw .zeroID(field: field()) }
+            guard start <= end else { throw .rangeEndBeforeStart(field: field(), start: start, end: end) }
+            if let maximum, end > maximum { throw .idAboveMaximum(field: field(), id: end, maximum: maximum) }
+            if end > highest { highest = end }
+            if end <= 64 { small |= (~0 &<< UInt64(start &- 1)) & (~0 &>> UInt64(64 &- end)) }
+        }
+        guard highest > 64 else { return IDSet(word: small) }
+        // Ids are 16-bit: at most 65,535 = IDSet.maximumID, so at most `IDSet.maximumWordCount` words.
+        var words = BitReader.zeroedWords((highest &+ 63) &>> 6)
+        let last = position
+        bytes.withUnsafeBytes { raw in
+            words.withUnsafeMutableBufferPointer { buffer in
+                // The first pass read these bits, all below `last <= limit <= raw.count * 8`, and checked every id to
+                // be in 1...highest: `setBits` and the one-bit store below stay within the words.
+                precondition(last <= raw.count &* 8 && buffer.count &* 64 >= highest, "BitReader.ranges: bounds")
+                var at = first
+                for _ in 0..<entries {
+                    let head = BitReader.bits(17, at: at, in: raw)
+                    at &+= 17
+                    let start = Int(truncatingIfNeeded: head & 0xFFFF)
+                    if head >> 16 != 0 {
+                        let end = Int(truncatingIfNeeded: BitReader.bits(16, at: at, in: raw))
+                        at &+= 16
+                        IDSet.setBits(start...end, in: buffer)
+                    } else {
+                        buffer[(start &- 1) &>> 6] |= 1 &<< UInt64((start &- 1) & 63)
+                    }
                 }
-                if outgrown.upperBound > words.count * 64 {
-                    words.append(contentsOf: repeatElement(0, count: IDSet.maximumWordCount - words.count))
-                }
-                words.withUnsafeMutableBufferPointer { IDSet.setBits(outgrown, in: $0) }
             }
         }
-        guard !words.isEmpty else { return IDSet(word: small) }
-        words.removeLast(words.count - (highest + 63) / 64)
         return IDSet(words: words)
     }
 }
