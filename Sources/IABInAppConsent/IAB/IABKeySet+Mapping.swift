@@ -150,34 +150,38 @@ extension IABKeySet {
         cmpSDKVersion: Int?,
         into keys: inout IABKeySet
     ) {
-        keys.appendNew(.cmpSDKID, .int(cmpSDKID))
-        if let cmpSDKVersion { keys.appendNew(.cmpSDKVersion, .int(cmpSDKVersion)) }
-        keys.appendNew(.policyVersion, .int(model.policyVersion))
-        if let gdprApplies { keys.appendNew(.gdprApplies, .int(gdprApplies ? 1 : 0)) }
-        keys.appendNew(.publisherCC, .string(model.publisherCountryCode))
-        keys.appendNew(.purposeOneTreatment, .int(model.purposeOneTreatment ? 1 : 0))
-        keys.appendNew(.useNonStandardTexts, .int(model.useNonStandardTexts ? 1 : 0))
-        keys.appendNew(.useNonStandardStacks, .int(model.useNonStandardTexts ? 1 : 0))
-        keys.appendNew(.tcString, .string(rawValue))
-        keys.appendNew(.vendorConsents, .string(model.vendorConsents.binaryString))
-        keys.appendNew(.vendorLegitimateInterests, .string(model.vendorLegitimateInterests.binaryString))
+        keys.appendKnown(.cmpSDKID, .int(cmpSDKID))
+        if let cmpSDKVersion { keys.appendKnown(.cmpSDKVersion, .int(cmpSDKVersion)) }
+        keys.appendKnown(.policyVersion, .int(model.policyVersion))
+        if let gdprApplies { keys.appendKnown(.gdprApplies, .int(gdprApplies ? 1 : 0)) }
+        keys.appendKnown(.publisherCC, .string(model.publisherCountryCode))
+        keys.appendKnown(.purposeOneTreatment, .int(model.purposeOneTreatment ? 1 : 0))
+        keys.appendKnown(.useNonStandardTexts, .int(model.useNonStandardTexts ? 1 : 0))
+        keys.appendKnown(.useNonStandardStacks, .int(model.useNonStandardTexts ? 1 : 0))
+        keys.appendKnown(.tcString, .string(rawValue))
+        keys.appendKnown(.vendorConsents, .string(model.vendorConsents.binaryString))
+        keys.appendKnown(.vendorLegitimateInterests, .string(model.vendorLegitimateInterests.binaryString))
         if let disclosed = model.disclosedVendors {
-            keys.appendNew(.disclosedVendors, .string(disclosed.binaryString))
+            keys.appendKnown(.disclosedVendors, .string(disclosed.binaryString))
         }
-        keys.appendNew(.purposeConsents, .string(model.purposeConsents.binaryString))
-        keys.appendNew(.purposeLegitimateInterests, .string(model.purposeLegitimateInterests.binaryString))
-        keys.appendNew(.specialFeatureOptIns, .string(model.specialFeatureOptIns.binaryString))
+        keys.appendKnown(.purposeConsents, .string(model.purposeConsents.binaryString))
+        keys.appendKnown(.purposeLegitimateInterests, .string(model.purposeLegitimateInterests.binaryString))
+        keys.appendKnown(.specialFeatureOptIns, .string(model.specialFeatureOptIns.binaryString))
         let publisher = model.publisherTC
-        keys.appendNew(.publisherConsent, .string(publisher?.purposeConsents.binaryString ?? ""))
-        keys.appendNew(
+        keys.appendKnown(.publisherConsent, .string(publisher?.purposeConsents.binaryString ?? ""))
+        keys.appendKnown(
             .publisherLegitimateInterests, .string(publisher?.purposeLegitimateInterests.binaryString ?? ""))
-        keys.appendNew(
+        keys.appendKnown(
             .publisherCustomPurposesConsents, .string(publisher?.customPurposeConsents.binaryString ?? ""))
-        keys.appendNew(
+        keys.appendKnown(
             .publisherCustomPurposesLegitimateInterests,
             .string(publisher?.customPurposeLegitimateInterests.binaryString ?? ""))
         forEachPublisherRestrictionString(model.publisherRestrictions) { purpose, value in
-            keys.appendNew(.publisherRestrictions(purpose: purpose), .string(value))
+            if let known = Known.restriction(purpose: purpose) {
+                keys.appendKnown(known, .string(value))
+            } else {
+                keys.appendNew(.publisherRestrictions(purpose: purpose), .string(value))
+            }
         }
     }
 
