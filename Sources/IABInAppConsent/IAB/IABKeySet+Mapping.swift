@@ -213,18 +213,20 @@ extension IABKeySet {
         }
         // The purposes that restrict something: a bit mask for the 6-bit ids a TC string can carry, and a sorted
         // list only for larger ids (which only a hand-built `TCString` can hold).
-        var length = 0
+        var highest = 0
         var smallPurposes: UInt64 = 0
         var largePurposes: [Int] = []
         for entry in restrictions where restricts(entry) {
-            if let max = entry.vendors.max, max > length { length = max }
+            if let max = entry.vendors.max, max > highest { highest = max }
             if entry.purposeID < 64 {
                 smallPurposes |= 1 << UInt64(entry.purposeID)
             } else {
                 largePurposes.append(entry.purposeID)
             }
         }
-        guard length > 0 else { return }
+        guard highest > 0 else { return }
+        // A constant for the nested function (capturing the variable cost a dynamic exclusivity check per string).
+        let length = highest
         func value(for purpose: Int) -> String {
             String(unsafeUninitializedCapacity: length) { buffer in
                 buffer.initialize(repeating: UInt8(ascii: "_"))

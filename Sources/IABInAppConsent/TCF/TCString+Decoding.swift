@@ -50,7 +50,7 @@ extension TCString {
         // One buffer for every segment: sized for the whole string, reused by each segment's decode unless a set
         // read from the segment keeps it (a vendor bitfield: `BitSpan`); the next segment then gets a new one.
         var bytes: [UInt8] = []
-        bytes.reserveCapacity((length * 6 + 7) / 8)
+        bytes.reserveCapacity((length * 6 + 7) / 8 + BitReader.padding)
 
         // The core segment, every field in string order.
         var (reader, end) = try segmentReader(utf8, from: 0, index: 0, bytes: &bytes)
