@@ -6,7 +6,7 @@
 /// yields each key once; ``values`` gives the same pairs as a dictionary (built on each call).
 public struct IABKeySet: Sendable, Hashable, Sequence {
     /// The entries, in the order they were added. No key appears twice (checked by ``_checkInvariants()``).
-    private var entries: [Entry]
+    private var entries: Entries
 
     /// One key and its value.
     public typealias Element = (key: IABKey, value: IABValue)
@@ -18,7 +18,7 @@ public struct IABKeySet: Sendable, Hashable, Sequence {
     /// string (no retain, and no lazy `static let` to reach) and destroying the entry releases no key — the 19 TCF keys
     /// and the restriction keys of a save were ~1,000 instructions of a 334-character string's decode + map
     /// (callgrind). Any other key is kept as itself in `custom`.
-    fileprivate struct Entry: Sendable {
+    struct Entry: Sendable {
         var known: UInt16
         var custom: IABKey?
         var value: IABValue
@@ -84,15 +84,13 @@ public struct IABKeySet: Sendable, Hashable, Sequence {
 
     /// Creates a key set.
     public init(_ values: [IABKey: IABValue] = [:]) {
-        entries = []
-        entries.reserveCapacity(values.count)
+        entries = Entries(capacity: values.count)
         for (key, value) in values { entries.append(Entry(key, value)) }
     }
 
     /// An empty key set with room for `capacity` keys.
     init(minimumCapacity capacity: Int) {
-        entries = []
-        entries.reserveCapacity(capacity)
+        entries = Entries(capacity: capacity)
     }
 
     /// The keys and their values, as a dictionary (built from the entries on each call: to read one key, use
