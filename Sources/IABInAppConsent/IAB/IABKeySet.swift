@@ -14,28 +14,36 @@ public struct IABKeySet: Sendable, Hashable, Sequence {
     /// A stored entry (a struct, not the `Element` tuple: the array's copies and destruction are then specialised
     /// code rather than the runtime's generic tuple handling).
     ///
-    /// A key the mapping writes is kept as its index in ``knownKeys`` (`custom` is then `nil`): appending it copies no
-    /// string (no retain, and no lazy `static let` to reach) and destroying the entry releases no key — the 19 TCF keys
-    /// and the restriction keys of a save were ~1,000 instructions of a 334-character string's decode + map
-    /// (callgrind). Any other key is kept as itself in `custom`.
+    /// A key the mapping writes is kept as its index in ``knownKeys``: appending it copies no string (no retain, and
+    /// no lazy `static let` to reach) and destroying the entry releases no key — the 19 TCF keys and the restriction
+    /// keys of a save were ~1,000 instructions of a 334-character string's decode + map (callgrind). Any other key is
+    /// kept as itself. (An enum, not an optional key beside the index: destroying a `nil` key still called the
+    /// runtime's release.)
     struct Entry: Sendable {
-        var known: UInt16
-        var custom: IABKey?
+        enum Name: Sendable {
+            case known(UInt16)
+            case custom(IABKey)
+        }
+
+        var name: Name
         var value: IABValue
 
         init(_ key: IABKey, _ value: IABValue) {
-            known = 0
-            custom = key
+            name = .custom(key)
             self.value = value
         }
 
         init(_ known: Known, _ value: IABValue) {
-            self.known = known.rawValue
-            custom = nil
+            name = .known(known.rawValue)
             self.value = value
         }
 
-        var key: IABKey { custom ?? IABKeySet.knownKeys[Int(known)] }
+        var key: IABKey {
+            switch name {
+            case .known(let index): IABKeySet.knownKeys[Int(index)]
+            case .custom(let key): key
+            }
+        }
     }
 
     /// A key the mapping writes, by its index in ``knownKeys``: the TCF keys of
