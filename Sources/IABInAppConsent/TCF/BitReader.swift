@@ -148,54 +148,51 @@ struct BitReader {
 
     /// Reads `NumEntries` (12 bits) range entries.
     ///
-    /// Two passes. The first reads and checks every entry (a truncated field, a zero id, an end before its start, an
-    /// id above `maximum`), keeps the highest id, and sets the ids of entries within 1–64 in an inline word: a set of
-    /// low ids (the usual restriction of a short string) allocates nothing. When an id is above 64, the second pass
-    /// reads the entries again from the first one, unchecked (the first pass checked them), into words sized for the
-    /// highest id: zeroed once, never grown or trimmed (the former single pass set bits through a closure that captured
-    /// the reader, into words sized for the vendor sections' highest id, then trimmed).
-    ///
-    /// In a padded segment (``padding``, every segment the decoder reads) the first pass is ``scanEntries(_:from:limit:count:maximum:)``
-    /// over locals, and both read each field with one 8-byte load (``paddedBits(_:at:in:)``): ~25 instructions an
-    /// entry, against ~67 for reads through the reader (callgrind). Anything that scan does not take — an entry cut
-    /// short, a zero id, an end before its start, an id above `maximum`, or bytes without padding — is read again by
-    /// the checked loop, which throws the entry's error: the errors and their order are the checked loop's alone. A
-    /// single-id entry (IsARange 0), the common one in restrictions, is read as one 17-bit field.
+    /// In a padded segment (``padding``: every segment the decoder reads) one pass, ``scanEntries(_:from:limit:count:maximum:)``,
+    /// reads and checks the entries with its state in locals and one 8-byte load per field, and sets their ids in an
+    /// inline word (1–64: the usual restriction of a short string allocates nothing) and in words on the stack.
+    /// Anything it does not take — an entry cut short, a zero id, an end before its start, an id above `maximum`, an
+    /// id above 8,192, or bytes without padding — goes to two passes: the first reads and checks every entry through
+    /// the reader and throws the entry's error (so the errors and their order are this loop's alone), keeping the
+    /// highest id and ids 1–64; when an id is above 64 the second reads the entries again, unchecked, into words sized
+    /// for the highest id. (The former single pass set bits through a closure that captured the reader, into words
+    /// sized for the vendor sections' highest id, then trimmed: ~67 instructions an entry, callgrind.) A single-id
+    /// entry (IsARange 0), the common one in restrictions, is read as one 17-bit field.
     mutating func ranges(_ field: @autoclosure () -> String, maximum: Int?) throws(TCStringError) -> IDSet {
         let entries = try int(12, "\(field()) NumEntries")
         guard entries > 0 else { return IDSet() }
         let first = position
         // Every bit of the segment is below `limit`, so each 8-byte load at a bit's byte stays within the padding.
         let padded = limit &>> 3 &+ BitReader.padding <= bytes.count
-        var small: UInt64 = 0
-        var highest = 0
         let limit = self.limit
         if padded, let scan = bytes.withUnsafeBytes({ raw in
             BitReader.scanEntries(raw, from: first, limit: limit, count: entries, maximum: maximum ?? Int.max)
         }) {
-            (position, highest, small) = scan
-        } else {
-            for _ in 0..<entries {
-                let isRange: Bool
-                let start: Int
-                if remaining >= 17 {
-                    // IsARange and StartOrOnlyVendorId in one read (the checked reads below near the end give the same
-                    // values, or the same truncation error).
-                    let head = bits(17)
-                    position += 17
-                    isRange = head >> 16 != 0
-                    start = Int(truncatingIfNeeded: head & 0xFFFF)
-                } else {
-                    isRange = try bool("\(field()) IsARange")
-                    start = try int(16, "\(field()) StartOrOnlyVendorId")
-                }
-                let end = isRange ? try int(16, "\(field()) EndVendorId") : start
-                guard start >= 1 else { throw .zeroID(field: field()) }
-                guard start <= end else { throw .rangeEndBeforeStart(field: field(), start: start, end: end) }
-                if let maximum, end > maximum { throw .idAboveMaximum(field: field(), id: end, maximum: maximum) }
-                if end > highest { highest = end }
-                if end <= 64 { small |= BitReader.mask(start, end) }
+            position = scan.end
+            return scan.set
+        }
+        var small: UInt64 = 0
+        var highest = 0
+        for _ in 0..<entries {
+            let isRange: Bool
+            let start: Int
+            if remaining >= 17 {
+                // IsARange and StartOrOnlyVendorId in one read (the checked reads below near the end give the same
+                // values, or the same truncation error).
+                let head = bits(17)
+                position += 17
+                isRange = head >> 16 != 0
+                start = Int(truncatingIfNeeded: head & 0xFFFF)
+            } else {
+                isRange = try bool("\(field()) IsARange")
+                start = try int(16, "\(field()) StartOrOnlyVendorId")
             }
+            let end = isRange ? try int(16, "\(field()) EndVendorId") : start
+            guard start >= 1 else { throw .zeroID(field: field()) }
+            guard start <= end else { throw .rangeEndBeforeStart(field: field(), start: start, end: end) }
+            if let maximum, end > maximum { throw .idAboveMaximum(field: field(), id: end, maximum: maximum) }
+            if end > highest { highest = end }
+            if end <= 64 { small |= BitReader.mask(start, end) }
         }
         guard highest > 64 else { return IDSet(word: small) }
         // Ids are 16-bit: at most 65,535 = IDSet.maximumID, so at most `IDSet.maximumWordCount` words.
@@ -242,32 +239,62 @@ struct BitReader {
         return (word &<< UInt64(bit & 7)) &>> UInt64(64 &- count)
     }
 
-    /// The first pass of ``ranges(_:maximum:)`` over a padded segment (`limit >> 3 + padding <= raw.count`), in locals:
-    /// `count` entries from bit `start`, each read with one load and checked; their end, highest id and the ids
-    /// 1–64 as one word. `nil` as soon as an entry would fail a check of the checked loop (cut short before `limit`, a
-    /// zero id, an end before its start, an id above `maximum`), which then reads them all again and throws.
+    /// How many words ``scanEntries(_:from:limit:count:maximum:)`` sets ids in (on the stack: 1,024 bytes, the size
+    /// `withUnsafeTemporaryAllocation` puts on the stack without asking the thread for its stack's bounds): ids up to
+    /// 8,192. A restriction or vendor section with a higher id is left to the two passes.
+    static let scanWords = 128
+
+    /// ``ranges(_:maximum:)`` in one pass over a padded segment (`limit >> 3 + padding <= raw.count`), its state in
+    /// locals: `count` entries from bit `start`, each field read with one load and checked, ids 1–64 set in an inline
+    /// word and higher ids in words on the stack, zeroed as the highest id grows; the set and the entries' end.
+    /// `nil` as soon as an entry would fail a check of the checked loop (cut short before `limit`, a zero id, an end
+    /// before its start, an id above `maximum`) or has an id above 64 × ``scanWords``: the two passes then read them
+    /// all again (and the checked one throws).
     static func scanEntries(
         _ raw: UnsafeRawBufferPointer, from start: Int, limit: Int, count: Int, maximum: Int
-    ) -> (end: Int, highest: Int, small: UInt64)? {
+    ) -> (end: Int, set: IDSet)? {
         precondition(limit &>> 3 &+ padding <= raw.count, "BitReader.scanEntries: not a padded segment")
-        var at = start
-        var highest = 0
-        var small: UInt64 = 0
-        for _ in 0..<count {
-            guard limit &- at >= 17 else { return nil }
-            let head = paddedBits(17, at: at, in: raw)
-            at &+= 17
-            let first = Int(truncatingIfNeeded: head & 0xFFFF)
-            var last = first
-            if head >> 16 != 0 {
-                guard limit &- at >= 16 else { return nil }
-                last = Int(truncatingIfNeeded: paddedBits(16, at: at, in: raw))
-                at &+= 16
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: scanWords) { words -> (end: Int, set: IDSet)? in
+            var at = start
+            var highest = 0
+            var small: UInt64 = 0
+            var zeroed = 0  // words[0..<zeroed] are initialised
+            for _ in 0..<count {
+                guard limit &- at >= 17 else { return nil }
+                let head = paddedBits(17, at: at, in: raw)
+                at &+= 17
+                let first = Int(truncatingIfNeeded: head & 0xFFFF)
+                var last = first
+                if head >> 16 != 0 {
+                    guard limit &- at >= 16 else { return nil }
+                    last = Int(truncatingIfNeeded: paddedBits(16, at: at, in: raw))
+                    at &+= 16
+                }
+                guard first >= 1, first <= last, last <= maximum else { return nil }
+                if last > highest { highest = last }
+                if last <= 64 {
+                    small |= mask(first, last)
+                    continue
+                }
+                let lastWord = (last &- 1) &>> 6
+                guard lastWord < words.count else { return nil }
+                if lastWord >= zeroed {
+                    (words.baseAddress! + zeroed).initialize(repeating: 0, count: lastWord &+ 1 &- zeroed)
+                    zeroed = lastWord &+ 1
+                }
+                if first == last {
+                    words[lastWord] |= 1 &<< UInt64((last &- 1) & 63)
+                } else {
+                    IDSet.setBits(first...last, in: UnsafeMutableBufferPointer(rebasing: words[..<zeroed]))
+                }
             }
-            guard first >= 1, first <= last, last <= maximum else { return nil }
-            if last > highest { highest = last }
-            if last <= 64 { small |= mask(first, last) }
+            guard highest > 64 else { return (at, IDSet(word: small)) }
+            // An id above 64 was set: word 0 is initialised.
+            words[0] |= small
+            var set: [UInt64] = []
+            set.reserveCapacity(zeroed)
+            set.append(contentsOf: UnsafeBufferPointer(rebasing: words[..<zeroed]))
+            return (at, IDSet(words: set))
         }
-        return (at, highest, small)
     }
 }
