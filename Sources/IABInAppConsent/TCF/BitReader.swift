@@ -239,57 +239,93 @@ struct BitReader {
         return (word &<< UInt64(bit & 7)) &>> UInt64(64 &- count)
     }
 
-    /// How many words ``scanEntries(_:from:limit:count:maximum:)`` sets ids in (on the stack: 1,024 bytes, the size
-    /// `withUnsafeTemporaryAllocation` puts on the stack without asking the thread for its stack's bounds): ids up to
-    /// 8,192. A restriction or vendor section with a higher id is left to the two passes.
+    /// How many words ``scanEntries(_:from:limit:count:maximum:)`` sets ids in (on the stack): ids up to 8,192. A
+    /// restriction or vendor section with a higher id is left to the two passes.
     static let scanWords = 128
 
     /// ``ranges(_:maximum:)`` in one pass over a padded segment (`limit >> 3 + padding <= raw.count`), its state in
-    /// locals: `count` entries from bit `start`, each field read with one load and checked, ids 1–64 set in an inline
-    /// word and higher ids in words on the stack, zeroed as the highest id grows; the set and the entries' end.
-    /// `nil` as soon as an entry would fail a check of the checked loop (cut short before `limit`, a zero id, an end
-    /// before its start, an id above `maximum`) or has an id above 64 × ``scanWords``: the two passes then read them
-    /// all again (and the checked one throws).
+    /// locals: `count` entries from bit `start`, each field read with one load and checked (``scannedEntry(_:at:limit:maximum:)``),
+    /// ids 1–64 set in an inline word and, from the first entry above 64 on, higher ids in words on the stack
+    /// (``scanIntoWords(_:at:limit:left:maximum:first:last:small:)``); the set and the entries' end. `nil` as soon as
+    /// an entry would fail a check of the checked loop (cut short before `limit`, a zero id, an end before its start,
+    /// an id above `maximum`) or has an id above 64 × ``scanWords``: the two passes then read them all again (and the
+    /// checked one throws).
     static func scanEntries(
         _ raw: UnsafeRawBufferPointer, from start: Int, limit: Int, count: Int, maximum: Int
     ) -> (end: Int, set: IDSet)? {
         precondition(limit &>> 3 &+ padding <= raw.count, "BitReader.scanEntries: not a padded segment")
-        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: scanWords) { words -> (end: Int, set: IDSet)? in
+        var at = start
+        var small: UInt64 = 0
+        var left = count
+        while left > 0 {
+            guard let (first, last) = scannedEntry(raw, at: &at, limit: limit, maximum: maximum) else { return nil }
+            left &-= 1
+            if last > 64 {
+                // (The stack words only from here: a restriction of low ids, a short string's, never touches them.)
+                return scanIntoWords(
+                    raw, at: at, limit: limit, left: left, maximum: maximum, first: first, last: last, small: small)
+            }
+            small |= mask(first, last)
+        }
+        return (at, IDSet(word: small))
+    }
+
+    /// The entry at bit `at` of a padded segment, read with one load per field, and `at` moved past it: its first and
+    /// last id, or `nil` when it is cut short before `limit`, starts at 0, ends before its start or above `maximum`.
+    @inline(__always)
+    static func scannedEntry(
+        _ raw: UnsafeRawBufferPointer, at: inout Int, limit: Int, maximum: Int
+    ) -> (first: Int, last: Int)? {
+        guard limit &- at >= 17 else { return nil }
+        let head = paddedBits(17, at: at, in: raw)
+        at &+= 17
+        let first = Int(truncatingIfNeeded: head & 0xFFFF)
+        var last = first
+        if head >> 16 != 0 {
+            guard limit &- at >= 16 else { return nil }
+            last = Int(truncatingIfNeeded: paddedBits(16, at: at, in: raw))
+            at &+= 16
+        }
+        guard first >= 1, first <= last, last <= maximum else { return nil }
+        return (first, last)
+    }
+
+    /// The rest of ``scanEntries(_:from:limit:count:maximum:)`` from its first entry above 64 (`first...last`, read;
+    /// `left` entries follow it from bit `at`; `small` holds the ids 1–64 before it): ids set in ``scanWords`` words on
+    /// the stack (1,024 bytes, the size `withUnsafeTemporaryAllocation` puts on the stack without asking the thread
+    /// for its stack's bounds), zeroed as the highest id grows, copied into the set's words at the end.
+    static func scanIntoWords(
+        _ raw: UnsafeRawBufferPointer, at start: Int, limit: Int, left: Int, maximum: Int, first: Int, last: Int,
+        small: UInt64
+    ) -> (end: Int, set: IDSet)? {
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: scanWords) { words -> (end: Int, set: IDSet)? in
             var at = start
-            var highest = 0
-            var small: UInt64 = 0
+            var small = small
             var zeroed = 0  // words[0..<zeroed] are initialised
-            for _ in 0..<count {
-                guard limit &- at >= 17 else { return nil }
-                let head = paddedBits(17, at: at, in: raw)
-                at &+= 17
-                let first = Int(truncatingIfNeeded: head & 0xFFFF)
-                var last = first
-                if head >> 16 != 0 {
-                    guard limit &- at >= 16 else { return nil }
-                    last = Int(truncatingIfNeeded: paddedBits(16, at: at, in: raw))
-                    at &+= 16
-                }
-                guard first >= 1, first <= last, last <= maximum else { return nil }
-                if last > highest { highest = last }
+            var (first, last) = (first, last)
+            var left = left
+            while true {
                 if last <= 64 {
                     small |= mask(first, last)
-                    continue
-                }
-                let lastWord = (last &- 1) &>> 6
-                guard lastWord < words.count else { return nil }
-                if lastWord >= zeroed {
-                    (words.baseAddress! + zeroed).initialize(repeating: 0, count: lastWord &+ 1 &- zeroed)
-                    zeroed = lastWord &+ 1
-                }
-                if first == last {
-                    words[lastWord] |= 1 &<< UInt64((last &- 1) & 63)
                 } else {
-                    IDSet.setBits(first...last, in: UnsafeMutableBufferPointer(rebasing: words[..<zeroed]))
+                    let lastWord = (last &- 1) &>> 6
+                    guard lastWord < words.count else { return nil }
+                    if lastWord >= zeroed {
+                        (words.baseAddress! + zeroed).initialize(repeating: 0, count: lastWord &+ 1 &- zeroed)
+                        zeroed = lastWord &+ 1
+                    }
+                    if first == last {
+                        words[lastWord] |= 1 &<< UInt64((last &- 1) & 63)
+                    } else {
+                        IDSet.setBits(first...last, in: UnsafeMutableBufferPointer(rebasing: words[..<zeroed]))
+                    }
                 }
+                guard left > 0 else { break }
+                guard let next = scannedEntry(raw, at: &at, limit: limit, maximum: maximum) else { return nil }
+                (first, last) = next
+                left &-= 1
             }
-            guard highest > 64 else { return (at, IDSet(word: small)) }
-            // An id above 64 was set: word 0 is initialised.
+            // The first entry was above 64: word 0 is initialised, and the highest id's word is the last one zeroed.
             words[0] |= small
             var set: [UInt64] = []
             set.reserveCapacity(zeroed)
