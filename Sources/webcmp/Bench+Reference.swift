@@ -120,7 +120,7 @@ extension Bench {
         case .all: IDSet(1...maximum)
         case .scattered: scattered(maximum)
         }
-        return try TCString(
+        return try TCString.model(
             createdDeciseconds: 17_300_000_000, lastUpdatedDeciseconds: 17_300_000_000, cmpID: 300, cmpVersion: 12,
             consentScreen: 1, vendorListVersion: 90, policyVersion: 5, specialFeatureOptIns: [1, 2],
             purposeConsents: IDSet(1...11), purposeLegitimateInterests: [2, 7, 8, 9, 10, 11],

@@ -145,7 +145,7 @@ enum Bench {
         for (name, consents, legitimate, expected) in [
             ("bitfield string", scattered, scatteredLI, false), ("range string", runs, runsLI, true),
         ] {
-            let model = TCString(
+            let model = TCString.model(
                 createdDeciseconds: 17_300_000_000, lastUpdatedDeciseconds: 17_300_000_000, cmpID: 300, cmpVersion: 12,
                 consentScreen: 1, vendorListVersion: 90, policyVersion: 5, specialFeatureOptIns: [1, 2],
                 purposeConsents: IDSet(1...11), purposeLegitimateInterests: [2, 7, 8, 9, 10, 11],

@@ -150,34 +150,38 @@ extension IABKeySet {
         cmpSDKVersion: Int?,
         into keys: inout IABKeySet
     ) {
-        keys.appendNew(.cmpSDKID, .int(cmpSDKID))
-        if let cmpSDKVersion { keys.appendNew(.cmpSDKVersion, .int(cmpSDKVersion)) }
-        keys.appendNew(.policyVersion, .int(model.policyVersion))
-        if let gdprApplies { keys.appendNew(.gdprApplies, .int(gdprApplies ? 1 : 0)) }
-        keys.appendNew(.publisherCC, .string(model.publisherCountryCode))
-        keys.appendNew(.purposeOneTreatment, .int(model.purposeOneTreatment ? 1 : 0))
-        keys.appendNew(.useNonStandardTexts, .int(model.useNonStandardTexts ? 1 : 0))
-        keys.appendNew(.useNonStandardStacks, .int(model.useNonStandardTexts ? 1 : 0))
-        keys.appendNew(.tcString, .string(rawValue))
-        keys.appendNew(.vendorConsents, .string(model.vendorConsents.binaryString))
-        keys.appendNew(.vendorLegitimateInterests, .string(model.vendorLegitimateInterests.binaryString))
+        keys.appendKnown(.cmpSDKID, .int(cmpSDKID))
+        if let cmpSDKVersion { keys.appendKnown(.cmpSDKVersion, .int(cmpSDKVersion)) }
+        keys.appendKnown(.policyVersion, .int(model.policyVersion))
+        if let gdprApplies { keys.appendKnown(.gdprApplies, .int(gdprApplies ? 1 : 0)) }
+        keys.appendKnown(.publisherCC, .string(model.publisherCountryCode))
+        keys.appendKnown(.purposeOneTreatment, .int(model.purposeOneTreatment ? 1 : 0))
+        keys.appendKnown(.useNonStandardTexts, .int(model.useNonStandardTexts ? 1 : 0))
+        keys.appendKnown(.useNonStandardStacks, .int(model.useNonStandardTexts ? 1 : 0))
+        keys.appendKnown(.tcString, .string(rawValue))
+        keys.appendKnown(.vendorConsents, .string(model.vendorConsents.binaryString))
+        keys.appendKnown(.vendorLegitimateInterests, .string(model.vendorLegitimateInterests.binaryString))
         if let disclosed = model.disclosedVendors {
-            keys.appendNew(.disclosedVendors, .string(disclosed.binaryString))
+            keys.appendKnown(.disclosedVendors, .string(disclosed.binaryString))
         }
-        keys.appendNew(.purposeConsents, .string(model.purposeConsents.binaryString))
-        keys.appendNew(.purposeLegitimateInterests, .string(model.purposeLegitimateInterests.binaryString))
-        keys.appendNew(.specialFeatureOptIns, .string(model.specialFeatureOptIns.binaryString))
+        keys.appendKnown(.purposeConsents, .string(model.purposeConsents.binaryString))
+        keys.appendKnown(.purposeLegitimateInterests, .string(model.purposeLegitimateInterests.binaryString))
+        keys.appendKnown(.specialFeatureOptIns, .string(model.specialFeatureOptIns.binaryString))
         let publisher = model.publisherTC
-        keys.appendNew(.publisherConsent, .string(publisher?.purposeConsents.binaryString ?? ""))
-        keys.appendNew(
+        keys.appendKnown(.publisherConsent, .string(publisher?.purposeConsents.binaryString ?? ""))
+        keys.appendKnown(
             .publisherLegitimateInterests, .string(publisher?.purposeLegitimateInterests.binaryString ?? ""))
-        keys.appendNew(
+        keys.appendKnown(
             .publisherCustomPurposesConsents, .string(publisher?.customPurposeConsents.binaryString ?? ""))
-        keys.appendNew(
+        keys.appendKnown(
             .publisherCustomPurposesLegitimateInterests,
             .string(publisher?.customPurposeLegitimateInterests.binaryString ?? ""))
         forEachPublisherRestrictionString(model.publisherRestrictions) { purpose, value in
-            keys.appendNew(.publisherRestrictions(purpose: purpose), .string(value))
+            if let known = Known.restriction(purpose: purpose) {
+                keys.appendKnown(known, .string(value))
+            } else {
+                keys.appendNew(.publisherRestrictions(purpose: purpose), .string(value))
+            }
         }
     }
 
@@ -209,30 +213,41 @@ extension IABKeySet {
         }
         // The purposes that restrict something: a bit mask for the 6-bit ids a TC string can carry, and a sorted
         // list only for larger ids (which only a hand-built `TCString` can hold).
-        var length = 0
+        var highest = 0
         var smallPurposes: UInt64 = 0
         var largePurposes: [Int] = []
         for entry in restrictions where restricts(entry) {
-            if let max = entry.vendors.max, max > length { length = max }
+            if let max = entry.vendors.max, max > highest { highest = max }
             if entry.purposeID < 64 {
                 smallPurposes |= 1 << UInt64(entry.purposeID)
             } else {
                 largePurposes.append(entry.purposeID)
             }
         }
-        guard length > 0 else { return }
+        guard highest > 0 else { return }
+        // A constant for the nested function (capturing the variable cost a dynamic exclusivity check per string).
+        let length = highest
         func value(for purpose: Int) -> String {
             String(unsafeUninitializedCapacity: length) { buffer in
                 buffer.initialize(repeating: UInt8(ascii: "_"))
                 for entry in restrictions where entry.purposeID == purpose && restricts(entry) {
                     let digit = UInt8(ascii: "0") + UInt8(entry.restrictionType.rawValue)
-                    for vendor in entry.vendors {
-                        // IDSet's invariants (ids 1...max, checked by `_checkInvariants()` in debug builds) and
-                        // `length` being the highest restricted id keep this in bounds; the guard makes the write
-                        // safe even if they were broken.
-                        guard vendor >= 1, vendor <= length else { continue }
-                        let current = buffer[vendor - 1]
-                        if current == UInt8(ascii: "_") || current > digit { buffer[vendor - 1] = digit }
+                    // The ids from the set's words (bit i of word w is id w * 64 + i + 1), not through its
+                    // iterator (which copies the words and keeps its position in memory: ~15 instructions an id).
+                    entry.vendors.withWords { words in
+                        for (index, bits) in words.enumerated() {
+                            var word = bits
+                            while word != 0 {
+                                let vendor = index &* 64 &+ word.trailingZeroBitCount &+ 1
+                                word &= word &- 1
+                                // `length` is the highest restricted id (IDSet's invariants, checked by
+                                // `_checkInvariants()` in debug builds, keep every id at most its set's max); the
+                                // guard makes the write safe even if they were broken.
+                                guard vendor <= length else { continue }
+                                let current = buffer[vendor &- 1]
+                                if current == UInt8(ascii: "_") || current > digit { buffer[vendor &- 1] = digit }
+                            }
+                        }
                     }
                 }
                 return length

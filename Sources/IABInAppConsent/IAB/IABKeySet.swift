@@ -6,30 +6,99 @@
 /// yields each key once; ``values`` gives the same pairs as a dictionary (built on each call).
 public struct IABKeySet: Sendable, Hashable, Sequence {
     /// The entries, in the order they were added. No key appears twice (checked by ``_checkInvariants()``).
-    private var entries: [Entry]
+    private var entries: Entries
 
     /// One key and its value.
     public typealias Element = (key: IABKey, value: IABValue)
 
     /// A stored entry (a struct, not the `Element` tuple: the array's copies and destruction are then specialised
     /// code rather than the runtime's generic tuple handling).
-    fileprivate struct Entry: Sendable {
-        var key: IABKey
+    ///
+    /// A key the mapping writes is kept as its index in ``knownKeys``: appending it copies no string (no retain, and
+    /// no lazy `static let` to reach) and destroying the entry releases no key — the 19 TCF keys and the restriction
+    /// keys of a save were ~1,000 instructions of a 334-character string's decode + map (callgrind). Any other key is
+    /// kept as itself. (An enum, not an optional key beside the index: destroying a `nil` key still called the
+    /// runtime's release.)
+    struct Entry: Sendable {
+        enum Name: Sendable {
+            case known(UInt16)
+            case custom(IABKey)
+        }
+
+        var name: Name
         var value: IABValue
+
+        init(_ key: IABKey, _ value: IABValue) {
+            name = .custom(key)
+            self.value = value
+        }
+
+        init(_ known: Known, _ value: IABValue) {
+            name = .known(known.rawValue)
+            self.value = value
+        }
+
+        var key: IABKey {
+            switch name {
+            case .known(let index): IABKeySet.knownKeys[Int(index)]
+            case .custom(let key): key
+            }
+        }
     }
+
+    /// A key the mapping writes, by its index in ``knownKeys``: the TCF keys of
+    /// `addTCFKeys(for:rawValue:gdprApplies:cmpSDKID:cmpSDKVersion:into:)`, then `IABTCF_PublisherRestrictions{ID}`
+    /// for the 6-bit purpose ids (``restriction(purpose:)``).
+    struct Known: Sendable {
+        let rawValue: UInt16
+
+        static let cmpSDKID = Known(rawValue: 0)
+        static let cmpSDKVersion = Known(rawValue: 1)
+        static let policyVersion = Known(rawValue: 2)
+        static let gdprApplies = Known(rawValue: 3)
+        static let publisherCC = Known(rawValue: 4)
+        static let purposeOneTreatment = Known(rawValue: 5)
+        static let useNonStandardTexts = Known(rawValue: 6)
+        static let useNonStandardStacks = Known(rawValue: 7)
+        static let tcString = Known(rawValue: 8)
+        static let vendorConsents = Known(rawValue: 9)
+        static let vendorLegitimateInterests = Known(rawValue: 10)
+        static let disclosedVendors = Known(rawValue: 11)
+        static let purposeConsents = Known(rawValue: 12)
+        static let purposeLegitimateInterests = Known(rawValue: 13)
+        static let specialFeatureOptIns = Known(rawValue: 14)
+        static let publisherConsent = Known(rawValue: 15)
+        static let publisherLegitimateInterests = Known(rawValue: 16)
+        static let publisherCustomPurposesConsents = Known(rawValue: 17)
+        static let publisherCustomPurposesLegitimateInterests = Known(rawValue: 18)
+        /// The first restriction key: `IABTCF_PublisherRestrictions0` (purpose 0, never written).
+        private static let firstRestriction: UInt16 = 19
+
+        /// `IABTCF_PublisherRestrictions{purpose}`, for a purpose id below 64 (a 6-bit `PurposeId`).
+        static func restriction(purpose: Int) -> Known? {
+            guard purpose >= 0, purpose < 64 else { return nil }
+            return Known(rawValue: firstRestriction + UInt16(purpose))
+        }
+    }
+
+    /// The keys of ``Known``, in its order.
+    static let knownKeys: [IABKey] = [
+        .cmpSDKID, .cmpSDKVersion, .policyVersion, .gdprApplies, .publisherCC, .purposeOneTreatment,
+        .useNonStandardTexts, .useNonStandardStacks, .tcString, .vendorConsents, .vendorLegitimateInterests,
+        .disclosedVendors, .purposeConsents, .purposeLegitimateInterests, .specialFeatureOptIns, .publisherConsent,
+        .publisherLegitimateInterests, .publisherCustomPurposesConsents, .publisherCustomPurposesLegitimateInterests,
+    ] + (0..<64).map { IABKey.publisherRestrictions(purpose: $0) }
 
 
     /// Creates a key set.
     public init(_ values: [IABKey: IABValue] = [:]) {
-        entries = []
-        entries.reserveCapacity(values.count)
-        for (key, value) in values { entries.append(Entry(key: key, value: value)) }
+        entries = Entries(capacity: values.count)
+        for (key, value) in values { entries.append(Entry(key, value)) }
     }
 
     /// An empty key set with room for `capacity` keys.
     init(minimumCapacity capacity: Int) {
-        entries = []
-        entries.reserveCapacity(capacity)
+        entries = Entries(capacity: capacity)
     }
 
     /// The keys and their values, as a dictionary (built from the entries on each call: to read one key, use
@@ -56,7 +125,7 @@ public struct IABKeySet: Sendable, Hashable, Sequence {
             switch (index(of: key), newValue) {
             case (let index?, let value?): entries[index].value = value
             case (let index?, nil): entries.remove(at: index)
-            case (nil, let value?): entries.append(Entry(key: key, value: value))
+            case (nil, let value?): entries.append(Entry(key, value))
             case (nil, nil): break
             }
         }
@@ -66,7 +135,13 @@ public struct IABKeySet: Sendable, Hashable, Sequence {
     /// without looking each one up first.
     mutating func appendNew(_ key: IABKey, _ value: IABValue) {
         assert(index(of: key) == nil, "IABKeySet.appendNew: \(key.rawValue) is already in the set")
-        entries.append(Entry(key: key, value: value))
+        entries.append(Entry(key, value))
+    }
+
+    /// Adds a key the mapping writes (``Known``), which the set must not hold yet (as ``appendNew(_:_:)``).
+    mutating func appendKnown(_ key: Known, _ value: IABValue) {
+        assert(index(of: IABKeySet.knownKeys[Int(key.rawValue)]) == nil, "IABKeySet.appendKnown: the key is already in the set")
+        entries.append(Entry(key, value))
     }
 
     /// Visits each key and its value once, in the order they were added.

@@ -76,7 +76,8 @@ package enum Base64URL {
     }
 
     /// Decodes the TC string segment that starts at byte `start` of `input` — up to the next `.` or the end, without
-    /// finding that end first — into `bytes`. Returns the segment's end (the offset of its `.`, or `input.count`) and
+    /// finding that end first — into `bytes`, followed by ``BitReader/padding`` zero bytes (so that every read of the
+    /// segment's bits is one 8-byte load). Returns the segment's end (the offset of its `.`, or `input.count`) and
     /// the offset where its data ends (before any trailing `=`); or, as `badByte`, the offset of the first byte that
     /// is outside the alphabet and is not the segment's trailing `=` padding (the bytes are then unusable).
     ///
@@ -87,7 +88,7 @@ package enum Base64URL {
     static func decodeSegment(
         _ input: UnsafeBufferPointer<UInt8>, from start: Int, into bytes: inout [UInt8]
     ) -> (end: Int, dataEnd: Int, badByte: Int?) {
-        let stop = decodeRun(input, from: start, to: input.count, into: &bytes)
+        let stop = decodeRun(input, from: start, to: input.count, into: &bytes, padding: BitReader.padding)
         guard stop < input.count else { return (input.count, input.count, nil) }
         switch input[stop] {
         case UInt8(ascii: "."):
@@ -113,15 +114,17 @@ package enum Base64URL {
     /// input — the last partial group, or everything from a group holding a byte outside the alphabet — goes through
     /// the bit accumulator, which stops at the exact byte. (Four characters a time with one lookup each cost ~10
     /// instructions a character, callgrind.)
+    ///
+    /// `padding` zero bytes follow the decoded ones (the buffer's count is `written + padding`).
     private static func decodeRun(
-        _ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, into bytes: inout [UInt8]
+        _ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, into bytes: inout [UInt8], padding: Int = 0
     ) -> Int {
         // `count * 6 / 8` rounded up: whole groups write exactly 6 bytes per 8 characters, so every write below
         // stays within it. Bytes the caller's buffer already holds are overwritten in place, not cleared and
         // refilled first: the loops below write every byte up to `written`, and the buffer is trimmed to it (the
         // caller's buffer is reused when it is large enough: one allocation for all the segments of a TC string).
         precondition(0 <= start && start <= end && end <= input.count, "Base64URL.decodeRun: bounds")
-        let needed = ((end - start) * 6 + 7) / 8
+        let needed = ((end - start) * 6 + 7) / 8 + padding
         grow(&bytes, to: needed)
         var stop = end
         let written = pairTable.withUnsafeBufferPointer { pairs in
@@ -176,7 +179,8 @@ package enum Base64URL {
                         output[written] = UInt8(truncatingIfNeeded: accumulator << UInt32(8 - bits))
                         written += 1
                     }
-                    return written
+                    for index in written..<(written + padding) { output[index] = 0 }
+                    return written + padding
                 }
             }
         }

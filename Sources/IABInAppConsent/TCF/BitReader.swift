@@ -29,6 +29,11 @@ struct BitReader {
         return value
     }
 
+    /// Zero bytes after a TC string segment's decoded bytes (``Base64URL/decodeSegment(_:from:into:)``): every read
+    /// of the segment's bits, up to its last one, is then one 8-byte load in ``bits(_:at:in:)`` (without them the reads
+    /// of the last eight bytes, where the publisher restrictions are, went byte by byte: callgrind).
+    static let padding = 8
+
     /// The `count` (0…64) bits at `position`, big-endian. Requires `position + count <= limit`, and `limit` is at
     /// most `bytes.count * 8` (a decoded segment's last byte holds its last bits).
     ///
@@ -143,86 +148,189 @@ struct BitReader {
 
     /// Reads `NumEntries` (12 bits) range entries.
     ///
-    /// One checked pass that sets each entry's bits through one pointer into words zeroed once, then drops the words
-    /// above the highest id. The words are sized for `maximum` (a vendor section's MaxVendorId); without one (a
-    /// publisher restriction) for `expected`, the vendor sections' highest id, and grown to the 16-bit id limit (8 KB)
-    /// only when an entry goes above them. Before, each entry was read twice with checks (a sizing pass, then the
-    /// checked pass) and set through `Array`'s subscript (a growth and a uniqueness check each): ~170 instructions an
-    /// entry, the most of a long string's decode (callgrind); then every restriction zeroed 8 KB for the id limit and
-    /// kept them (DHAT: 44.6 KB a decode of issue 38's 2,476-character string, 32 KB of them for its four
-    /// restrictions). A single-id entry (IsARange 0), the common one in restrictions, is read as one 17-bit field and
-    /// sets its one bit in place, without `setBits`' range masks.
-    mutating func ranges(_ field: @autoclosure () -> String, maximum: Int?, expected: Int = 0) throws(TCStringError) -> IDSet {
+    /// In a padded segment (``padding``: every segment the decoder reads) one pass, ``scanEntries(_:from:limit:count:maximum:)``,
+    /// reads and checks the entries with its state in locals and one 8-byte load per field, and sets their ids in an
+    /// inline word (1–64: the usual restriction of a short string allocates nothing) and in words on the stack.
+    /// Anything it does not take — an entry cut short, a zero id, an end before its start, an id above `maximum`, an
+    /// id above 8,192, or bytes without padding — goes to two passes: the first reads and checks every entry through
+    /// the reader and throws the entry's error (so the errors and their order are this loop's alone), keeping the
+    /// highest id and ids 1–64; when an id is above 64 the second reads the entries again, unchecked, into words sized
+    /// for the highest id. (The former single pass set bits through a closure that captured the reader, into words
+    /// sized for the vendor sections' highest id, then trimmed: ~67 instructions an entry, callgrind.) A single-id
+    /// entry (IsARange 0), the common one in restrictions, is read as one 17-bit field.
+    mutating func ranges(_ field: @autoclosure () -> String, maximum: Int?) throws(TCStringError) -> IDSet {
         let entries = try int(12, "\(field()) NumEntries")
         guard entries > 0 else { return IDSet() }
-        // Ids are 16-bit (at most 65,535 < IDSet.maximumID), and an id above `maximum` is refused before it is set.
-        let wordCount = Swift.min(maximum.map { ($0 + 63) / 64 } ?? Swift.max(1, (expected + 63) / 64), IDSet.maximumWordCount)
-        // Ids 1–64 are set in one inline word until an entry goes above 64: only then are the words allocated (a
-        // restriction of low vendor ids, as in a short string, allocates nothing: callgrind, ~500 instructions).
+        let first = position
+        // Every bit of the segment is below `limit`, so each 8-byte load at a bit's byte stays within the padding.
+        let padded = limit &>> 3 &+ BitReader.padding <= bytes.count
+        let limit = self.limit
+        if padded, let scan = bytes.withUnsafeBytes({ raw in
+            BitReader.scanEntries(raw, from: first, limit: limit, count: entries, maximum: maximum ?? Int.max)
+        }) {
+            position = scan.end
+            return scan.set
+        }
         var small: UInt64 = 0
-        var words: [UInt64] = []
         var highest = 0
-        var done = 0
-        while done < entries {
-            var failure: TCStringError?
-            // An entry above the words (only without `maximum`): read and checked, set once the words have grown.
-            var outgrown: ClosedRange<Int>?
-            let capacity = words.count * 64
-            words.withUnsafeMutableBufferPointer { buffer in
-                do throws(TCStringError) {
-                    while done < entries {
-                        let isRange: Bool
-                        let start: Int
-                        if remaining >= 17 {
-                            // IsARange and StartOrOnlyVendorId in one read (the checked reads below near the end give
-                            // the same values, or the same truncation error).
-                            let head = bits(17)
-                            position += 17
-                            isRange = head >> 16 != 0
-                            start = Int(truncatingIfNeeded: head & 0xFFFF)
-                        } else {
-                            isRange = try bool("\(field()) IsARange")
-                            start = try int(16, "\(field()) StartOrOnlyVendorId")
-                        }
-                        let end = isRange ? try int(16, "\(field()) EndVendorId") : start
-                        guard start >= 1 else { throw .zeroID(field: field()) }
-                        guard start <= end else { throw .rangeEndBeforeStart(field: field(), start: start, end: end) }
-                        if let maximum, end > maximum { throw .idAboveMaximum(field: field(), id: end, maximum: maximum) }
-                        highest = Swift.max(highest, end)
-                        done += 1
-                        if end > capacity {
-                            if capacity == 0, end <= 64 {
-                                small |= (~0 &<< UInt64(start &- 1)) & (~0 &>> UInt64(64 &- end))
-                                continue
-                            }
-                            outgrown = start...end
-                            return
-                        }
-                        if isRange {
-                            IDSet.setBits(start...end, in: buffer)
-                        } else {
-                            // One bit, set in place: `start - 1` is below `capacity`, the words' bits.
-                            buffer[(start &- 1) &>> 6] |= 1 &<< UInt64((start &- 1) & 63)
-                        }
-                    }
-                } catch {
-                    failure = error
-                }
+        for _ in 0..<entries {
+            let isRange: Bool
+            let start: Int
+            if remaining >= 17 {
+                // IsARange and StartOrOnlyVendorId in one read (the checked reads below near the end give the same
+                // values, or the same truncation error).
+                let head = bits(17)
+                position += 17
+                isRange = head >> 16 != 0
+                start = Int(truncatingIfNeeded: head & 0xFFFF)
+            } else {
+                isRange = try bool("\(field()) IsARange")
+                start = try int(16, "\(field()) StartOrOnlyVendorId")
             }
-            if let failure { throw failure }
-            if let outgrown {
-                if words.isEmpty {
-                    words = BitReader.zeroedWords(wordCount)
-                    words[0] = small
+            let end = isRange ? try int(16, "\(field()) EndVendorId") : start
+            guard start >= 1 else { throw .zeroID(field: field()) }
+            guard start <= end else { throw .rangeEndBeforeStart(field: field(), start: start, end: end) }
+            if let maximum, end > maximum { throw .idAboveMaximum(field: field(), id: end, maximum: maximum) }
+            if end > highest { highest = end }
+            if end <= 64 { small |= BitReader.mask(start, end) }
+        }
+        guard highest > 64 else { return IDSet(word: small) }
+        // Ids are 16-bit: at most 65,535 = IDSet.maximumID, so at most `IDSet.maximumWordCount` words.
+        var words = BitReader.zeroedWords((highest &+ 63) &>> 6)
+        let last = position
+        bytes.withUnsafeBytes { raw in
+            words.withUnsafeMutableBufferPointer { buffer in
+                // The first pass read these bits, all below `last <= limit <= raw.count * 8`, and checked every id to
+                // be in 1...highest: `setBits` and the one-bit store below stay within the words.
+                precondition(last <= raw.count &* 8 && buffer.count &* 64 >= highest, "BitReader.ranges: bounds")
+                @inline(__always)
+                func load(_ count: Int, at bit: Int) -> UInt64 {
+                    padded ? BitReader.paddedBits(count, at: bit, in: raw) : BitReader.bits(count, at: bit, in: raw)
                 }
-                if outgrown.upperBound > words.count * 64 {
-                    words.append(contentsOf: repeatElement(0, count: IDSet.maximumWordCount - words.count))
+                var at = first
+                for _ in 0..<entries {
+                    let head = load(17, at: at)
+                    at &+= 17
+                    let start = Int(truncatingIfNeeded: head & 0xFFFF)
+                    if head >> 16 != 0 {
+                        let end = Int(truncatingIfNeeded: load(16, at: at))
+                        at &+= 16
+                        IDSet.setBits(start...end, in: buffer)
+                    } else {
+                        buffer[(start &- 1) &>> 6] |= 1 &<< UInt64((start &- 1) & 63)
+                    }
                 }
-                words.withUnsafeMutableBufferPointer { IDSet.setBits(outgrown, in: $0) }
             }
         }
-        guard !words.isEmpty else { return IDSet(word: small) }
-        words.removeLast(words.count - (highest + 63) / 64)
         return IDSet(words: words)
+    }
+
+    /// Ids `start...end` (within 1–64) as bits of one word.
+    @inline(__always)
+    static func mask(_ start: Int, _ end: Int) -> UInt64 {
+        (~0 &<< UInt64(start &- 1)) & (~0 &>> UInt64(64 &- end))
+    }
+
+    /// ``bits(_:at:in:)`` in a padded segment (8 bytes follow the byte of every bit below its limit: ``padding``):
+    /// one 8-byte load, no bounds branch. Requires `bit >> 3 + 8 <= raw.count`.
+    @inline(__always)
+    static func paddedBits(_ count: Int, at bit: Int, in raw: UnsafeRawBufferPointer) -> UInt64 {
+        let word = UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: bit &>> 3, as: UInt64.self))
+        return (word &<< UInt64(bit & 7)) &>> UInt64(64 &- count)
+    }
+
+    /// How many words ``scanEntries(_:from:limit:count:maximum:)`` sets ids in (on the stack): ids up to 8,192. A
+    /// restriction or vendor section with a higher id is left to the two passes.
+    static let scanWords = 128
+
+    /// ``ranges(_:maximum:)`` in one pass over a padded segment (`limit >> 3 + padding <= raw.count`), its state in
+    /// locals: `count` entries from bit `start`, each field read with one load and checked (``scannedEntry(_:at:limit:maximum:)``),
+    /// ids 1–64 set in an inline word and, from the first entry above 64 on, higher ids in words on the stack
+    /// (``scanIntoWords(_:at:limit:left:maximum:first:last:small:)``); the set and the entries' end. `nil` as soon as
+    /// an entry would fail a check of the checked loop (cut short before `limit`, a zero id, an end before its start,
+    /// an id above `maximum`) or has an id above 64 × ``scanWords``: the two passes then read them all again (and the
+    /// checked one throws).
+    static func scanEntries(
+        _ raw: UnsafeRawBufferPointer, from start: Int, limit: Int, count: Int, maximum: Int
+    ) -> (end: Int, set: IDSet)? {
+        precondition(limit &>> 3 &+ padding <= raw.count, "BitReader.scanEntries: not a padded segment")
+        var at = start
+        var small: UInt64 = 0
+        var left = count
+        while left > 0 {
+            guard let (first, last) = scannedEntry(raw, at: &at, limit: limit, maximum: maximum) else { return nil }
+            left &-= 1
+            if last > 64 {
+                // (The stack words only from here: a restriction of low ids, a short string's, never touches them.)
+                return scanIntoWords(
+                    raw, at: at, limit: limit, left: left, maximum: maximum, first: first, last: last, small: small)
+            }
+            small |= mask(first, last)
+        }
+        return (at, IDSet(word: small))
+    }
+
+    /// The entry at bit `at` of a padded segment, read with one load per field, and `at` moved past it: its first and
+    /// last id, or `nil` when it is cut short before `limit`, starts at 0, ends before its start or above `maximum`.
+    @inline(__always)
+    static func scannedEntry(
+        _ raw: UnsafeRawBufferPointer, at: inout Int, limit: Int, maximum: Int
+    ) -> (first: Int, last: Int)? {
+        guard limit &- at >= 17 else { return nil }
+        let head = paddedBits(17, at: at, in: raw)
+        at &+= 17
+        let first = Int(truncatingIfNeeded: head & 0xFFFF)
+        var last = first
+        if head >> 16 != 0 {
+            guard limit &- at >= 16 else { return nil }
+            last = Int(truncatingIfNeeded: paddedBits(16, at: at, in: raw))
+            at &+= 16
+        }
+        guard first >= 1, first <= last, last <= maximum else { return nil }
+        return (first, last)
+    }
+
+    /// The rest of ``scanEntries(_:from:limit:count:maximum:)`` from its first entry above 64 (`first...last`, read;
+    /// `left` entries follow it from bit `at`; `small` holds the ids 1–64 before it): ids set in ``scanWords`` words on
+    /// the stack (1,024 bytes, the size `withUnsafeTemporaryAllocation` puts on the stack without asking the thread
+    /// for its stack's bounds), zeroed as the highest id grows, copied into the set's words at the end.
+    static func scanIntoWords(
+        _ raw: UnsafeRawBufferPointer, at start: Int, limit: Int, left: Int, maximum: Int, first: Int, last: Int,
+        small: UInt64
+    ) -> (end: Int, set: IDSet)? {
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: scanWords) { words -> (end: Int, set: IDSet)? in
+            var at = start
+            var small = small
+            var zeroed = 0  // words[0..<zeroed] are initialised
+            var (first, last) = (first, last)
+            var left = left
+            while true {
+                if last <= 64 {
+                    small |= mask(first, last)
+                } else {
+                    let lastWord = (last &- 1) &>> 6
+                    guard lastWord < words.count else { return nil }
+                    if lastWord >= zeroed {
+                        (words.baseAddress! + zeroed).initialize(repeating: 0, count: lastWord &+ 1 &- zeroed)
+                        zeroed = lastWord &+ 1
+                    }
+                    if first == last {
+                        words[lastWord] |= 1 &<< UInt64((last &- 1) & 63)
+                    } else {
+                        IDSet.setBits(first...last, in: UnsafeMutableBufferPointer(rebasing: words[..<zeroed]))
+                    }
+                }
+                guard left > 0 else { break }
+                guard let next = scannedEntry(raw, at: &at, limit: limit, maximum: maximum) else { return nil }
+                (first, last) = next
+                left &-= 1
+            }
+            // The first entry was above 64: word 0 is initialised, and the highest id's word is the last one zeroed.
+            words[0] |= small
+            var set: [UInt64] = []
+            set.reserveCapacity(zeroed)
+            set.append(contentsOf: UnsafeBufferPointer(rebasing: words[..<zeroed]))
+            return (at, IDSet(words: set))
+        }
     }
 }

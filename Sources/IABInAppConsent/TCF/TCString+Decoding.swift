@@ -50,7 +50,7 @@ extension TCString {
         // One buffer for every segment: sized for the whole string, reused by each segment's decode unless a set
         // read from the segment keeps it (a vendor bitfield: `BitSpan`); the next segment then gets a new one.
         var bytes: [UInt8] = []
-        bytes.reserveCapacity((length * 6 + 7) / 8)
+        bytes.reserveCapacity((length * 6 + 7) / 8 + BitReader.padding)
 
         // The core segment, every field in string order.
         var (reader, end) = try segmentReader(utf8, from: 0, index: 0, bytes: &bytes)
@@ -73,8 +73,7 @@ extension TCString {
         let publisherCountryCode = try reader.letters("PublisherCC")
         let vendorConsents = try reader.vendorSection("Vendor Consent Section")
         let vendorLegitimateInterests = try reader.vendorSection("Vendor Legitimate Interest Section")
-        let restrictions = try publisherRestrictions(
-            &reader, expected: Swift.max(vendorConsents.max ?? 0, vendorLegitimateInterests.max ?? 0))
+        let restrictions = try publisherRestrictions(&reader)
 
         // The optional segments, in any order, each at most once.
         var disclosedVendors: IDSet?
@@ -160,19 +159,16 @@ extension TCString {
         } ?? (utf8.dropFirst(offset).firstIndex(of: dot).map { utf8.distance(from: utf8.startIndex, to: $0) } ?? utf8.count)
     }
 
-    /// Reads the Publisher Restrictions Section (NumPubRestrictions, then each entry). Restrictions name vendors of
-    /// the vendor sections, as a rule: their words are sized for `expected`, the sections' highest id, first.
+    /// Reads the Publisher Restrictions Section (NumPubRestrictions, then each entry).
     @inline(__always)
-    private static func publisherRestrictions(
-        _ reader: inout BitReader, expected: Int
-    ) throws(TCStringError) -> [PublisherRestriction] {
+    private static func publisherRestrictions(_ reader: inout BitReader) throws(TCStringError) -> [PublisherRestriction] {
         let count = try reader.int(12, "NumPubRestrictions")
         var restrictions: [PublisherRestriction] = []
         restrictions.reserveCapacity(count)
         for _ in 0..<count {
             let purpose = try reader.int(6, "PubRestriction PurposeId")
             let rawType = try reader.int(2, "PubRestriction RestrictionType")
-            let vendors = try reader.ranges("Publisher Restrictions Section", maximum: nil, expected: expected)
+            let vendors = try reader.ranges("Publisher Restrictions Section", maximum: nil)
             // A 2-bit value always names a case.
             let type = RestrictionType(rawValue: rawType) ?? .undefined
             restrictions.append(PublisherRestriction(purposeID: purpose, restrictionType: type, vendors: vendors))

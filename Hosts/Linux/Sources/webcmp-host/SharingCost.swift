@@ -166,7 +166,7 @@ enum SharingCost {
     /// a US Privacy string, and the keys the sharing script reads.
     static func storedConsent() -> (ConsentRecord, IABKeySet) {
         let vendors = IDSet(1...1000)
-        let tcString = (try? TCString(
+        let tcString = (try? TCString.model(
             createdDeciseconds: 17_500_000_000, lastUpdatedDeciseconds: 17_500_000_000, cmpID: 300, cmpVersion: 2,
             consentScreen: 1, vendorListVersion: 150, policyVersion: 5, isServiceSpecific: true,
             specialFeatureOptIns: [1, 2], purposeConsents: IDSet(1...11), purposeLegitimateInterests: IDSet(2...11),
