@@ -32,6 +32,20 @@ import Testing
         #expect(IDSet([70]).binaryString == String(repeating: "0", count: 69) + "1")
     }
 
+    /// The binary string of every set of ids 1–16 (those up to 15 take the small-string path, `smallBinaryString`;
+    /// with id 16 the words' path), against one character per id.
+    @Test func binaryStringOfEverySetOfIDs1To16() {
+        for word in UInt64(0)..<(1 << 16) {
+            let max = 64 - word.leadingZeroBitCount
+            let expected = String((0..<max).map { word >> UInt64($0) & 1 == 1 ? "1" as Character : "0" })
+            let string = IDSet(word: word).binaryString
+            guard string == expected, string.utf8.count == max else {
+                Issue.record("binaryString of \(String(word, radix: 2)): \(string), expected \(expected)")
+                return
+            }
+        }
+    }
+
     @Test func equalityIgnoresRemovedHighIDs() {
         var a: IDSet = [2, 500]
         a.remove(500)
