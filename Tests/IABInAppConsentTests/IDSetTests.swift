@@ -157,4 +157,22 @@ import Testing
         #expect(decoded.purposeConsents == IDSet(1...11))
         #expect(IDSet(_uncheckedWords: [5])._invariantViolations() == ["one word stored out of line"])
     }
+
+    /// `forEachID` (the restriction strings' walk over the words) visits the ids the iterator gives, in order, in
+    /// every storage: inline, words, and a decoded bitfield's bits.
+    @Test func forEachIDVisitsTheIteratorsIDsInEveryStorage() {
+        var generator = SystemRandomNumberGenerator()
+        var bytes = [UInt8](repeating: 0, count: 40)
+        for index in bytes.indices { bytes[index] = .random(in: 0...255, using: &generator) }
+        let sets: [IDSet] = [
+            IDSet(), [1], [64], [1, 5, 64], [65], [1, 64, 65, 128, 129, 1000], IDSet(1...700),
+            IDSet(bitfield: bytes, offset: 3, count: 300), IDSet(bitfield: bytes, offset: 0, count: 40),
+        ]
+        #expect(sets.contains { if case .bits = $0.storage { true } else { false } })
+        for set in sets {
+            var visited: [Int] = []
+            set.forEachID { visited.append($0) }
+            #expect(visited == Array(set), "\(set)")
+        }
+    }
 }

@@ -232,22 +232,13 @@ extension IABKeySet {
                 buffer.initialize(repeating: UInt8(ascii: "_"))
                 for entry in restrictions where entry.purposeID == purpose && restricts(entry) {
                     let digit = UInt8(ascii: "0") + UInt8(entry.restrictionType.rawValue)
-                    // The ids from the set's words (bit i of word w is id w * 64 + i + 1), not through its
-                    // iterator (which copies the words and keeps its position in memory: ~15 instructions an id).
-                    entry.vendors.withWords { words in
-                        for (index, bits) in words.enumerated() {
-                            var word = bits
-                            while word != 0 {
-                                let vendor = index &* 64 &+ word.trailingZeroBitCount &+ 1
-                                word &= word &- 1
-                                // `length` is the highest restricted id (IDSet's invariants, checked by
-                                // `_checkInvariants()` in debug builds, keep every id at most its set's max); the
-                                // guard makes the write safe even if they were broken.
-                                guard vendor <= length else { continue }
-                                let current = buffer[vendor &- 1]
-                                if current == UInt8(ascii: "_") || current > digit { buffer[vendor &- 1] = digit }
-                            }
-                        }
+                    entry.vendors.forEachID { vendor in
+                        // `length` is the highest restricted id (IDSet's invariants, checked by `_checkInvariants()`
+                        // in debug builds, keep every id at most its set's max); the guard makes the write safe even
+                        // if they were broken.
+                        guard vendor <= length else { return }
+                        let current = buffer[vendor &- 1]
+                        if current == UInt8(ascii: "_") || current > digit { buffer[vendor &- 1] = digit }
                     }
                 }
                 return length

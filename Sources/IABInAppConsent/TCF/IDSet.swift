@@ -108,6 +108,22 @@ public struct IDSet: Sendable, Hashable {
         }
     }
 
+    /// Calls `body` with each id in ascending order, read straight from the words (bit *i* of word *w* is id
+    /// `w * 64 + i + 1`): no iterator, which copies the words and keeps its position in memory (~15 instructions an
+    /// id, callgrind: the publisher restriction strings of every save walk their vendors this way).
+    @inline(__always)
+    func forEachID(_ body: (Int) -> Void) {
+        withWords { words in
+            for (index, bits) in words.enumerated() {
+                var word = bits
+                while word != 0 {
+                    body(index &* 64 &+ word.trailingZeroBitCount &+ 1)
+                    word &= word &- 1
+                }
+            }
+        }
+    }
+
     /// Whether the set holds no id.
     @inlinable
     public var isEmpty: Bool {
