@@ -46,6 +46,37 @@ import Testing
         for (snapshot, pairs) in snapshots { #expect(Self.pairs(snapshot) == pairs) }
     }
 
+    /// The mapping's batch appends (`appending(room:_:)`, one uniqueness check for all of them) copy a buffer another
+    /// set shares, grow one that is too small, and leave every copy taken before them as it was.
+    @Test(arguments: [1, 64]) func batchAppendsCopyASharedBufferAndGrowASmallOne(capacity: Int) {
+        var keys = IABKeySet(minimumCapacity: capacity)
+        keys.appendNew(IABKey(rawValue: "First"), .int(0))
+        let before = keys
+        var model = Self.pairs(keys)
+        for round in 1...4 {
+            let copy = keys
+            let copied = Self.pairs(copy)
+            keys.appending(room: round * 3) { appender in
+                for index in 0..<(round * 3) {
+                    let key = IABKey(rawValue: "Batch_\(round)_\(index)")
+                    let value: IABValue = index % 2 == 0 ? .int(index) : .string(String(repeating: "b", count: 20 + index))
+                    if index % 3 == 0, let known = IABKeySet.Known.restriction(purpose: round * 10 + index) {
+                        appender.appendKnown(known, value)
+                        model.append("\(IABKey.publisherRestrictions(purpose: round * 10 + index).rawValue)=\(value)")
+                    } else {
+                        appender.appendNew(key, value)
+                        model.append("\(key.rawValue)=\(value)")
+                    }
+                }
+            }
+            #expect(Self.pairs(keys) == model, "round \(round)")
+            #expect(Self.pairs(copy) == copied, "round \(round): the copy changed")
+        }
+        keys._checkInvariants()
+        #expect(Self.pairs(before) == ["First=0"])
+        #expect(keys.count == 1 + 3 + 6 + 9 + 12)
+    }
+
     /// A known key appended by its index reads as the key of the same name: iteration, lookup by an `IABKey` made from
     /// the name, equality with a set of custom keys, and the restriction keys' purposes.
     @Test func knownKeysReadAsTheirNames() {

@@ -41,6 +41,47 @@ extension IABKeySet {
             }
         }
 
+        /// Appends the entries `body` gives its ``Appender`` after one check that the buffer is this value's own and
+        /// has room for `extra` more entries: the mapping's ~20 appends then skip `append(_:)`'s uniqueness check
+        /// each (one `isKnownUniquelyReferenced` call and the header's capacity read per entry: 287 and 332 instructions of
+        /// the 334- and 457-character strings' decode + map, callgrind). The appender must not outlive `body`.
+        mutating func appending<R>(room extra: Int, _ body: (inout Appender) -> R) -> R {
+            let count = endIndex
+            makeUnique(capacity: count + extra)
+            return storage.withUnsafeMutablePointers { header, entries in
+                var appender = Appender(entries: entries, count: count, capacity: header.pointee.capacity)
+                // The count is stored whatever `body` does: entries `0..<appender.count` are initialised.
+                defer { header.pointee.count = appender.count }
+                return body(&appender)
+            }
+        }
+
+        /// Writes entries after the initialised ones of a buffer this value owns (``appending(room:_:)``).
+        struct Appender {
+            fileprivate let entries: UnsafeMutablePointer<Entry>
+            fileprivate private(set) var count: Int
+            fileprivate let capacity: Int
+
+            fileprivate init(entries: UnsafeMutablePointer<Entry>, count: Int, capacity: Int) {
+                self.entries = entries
+                self.count = count
+                self.capacity = capacity
+            }
+
+            /// Appends `entry`; traps when the room asked for is used up (a caller's count is wrong).
+            mutating func append(_ entry: Entry) {
+                precondition(count < capacity, "IABKeySet.Entries.Appender: no room left")
+                (entries + count).initialize(to: entry)
+                count &+= 1
+            }
+
+            /// The entries appended so far and before (for the debug checks of the key set).
+            func contains(where predicate: (Entry) -> Bool) -> Bool {
+                for index in 0..<count where predicate(entries[index]) { return true }
+                return false
+            }
+        }
+
         mutating func remove(at index: Int) {
             precondition(index >= 0 && index < endIndex, "IABKeySet.Entries: index out of range")
             makeUnique(capacity: endIndex)

@@ -150,37 +150,40 @@ extension IABKeySet {
         cmpSDKVersion: Int?,
         into keys: inout IABKeySet
     ) {
-        keys.appendKnown(.cmpSDKID, .int(cmpSDKID))
-        if let cmpSDKVersion { keys.appendKnown(.cmpSDKVersion, .int(cmpSDKVersion)) }
-        keys.appendKnown(.policyVersion, .int(model.policyVersion))
-        if let gdprApplies { keys.appendKnown(.gdprApplies, .int(gdprApplies ? 1 : 0)) }
-        keys.appendKnown(.publisherCC, .string(model.publisherCountryCode))
-        keys.appendKnown(.purposeOneTreatment, .int(model.purposeOneTreatment ? 1 : 0))
-        keys.appendKnown(.useNonStandardTexts, .int(model.useNonStandardTexts ? 1 : 0))
-        keys.appendKnown(.useNonStandardStacks, .int(model.useNonStandardTexts ? 1 : 0))
-        keys.appendKnown(.tcString, .string(rawValue))
-        keys.appendKnown(.vendorConsents, .string(model.vendorConsents.binaryString))
-        keys.appendKnown(.vendorLegitimateInterests, .string(model.vendorLegitimateInterests.binaryString))
-        if let disclosed = model.disclosedVendors {
-            keys.appendKnown(.disclosedVendors, .string(disclosed.binaryString))
-        }
-        keys.appendKnown(.purposeConsents, .string(model.purposeConsents.binaryString))
-        keys.appendKnown(.purposeLegitimateInterests, .string(model.purposeLegitimateInterests.binaryString))
-        keys.appendKnown(.specialFeatureOptIns, .string(model.specialFeatureOptIns.binaryString))
-        let publisher = model.publisherTC
-        keys.appendKnown(.publisherConsent, .string(publisher?.purposeConsents.binaryString ?? ""))
-        keys.appendKnown(
-            .publisherLegitimateInterests, .string(publisher?.purposeLegitimateInterests.binaryString ?? ""))
-        keys.appendKnown(
-            .publisherCustomPurposesConsents, .string(publisher?.customPurposeConsents.binaryString ?? ""))
-        keys.appendKnown(
-            .publisherCustomPurposesLegitimateInterests,
-            .string(publisher?.customPurposeLegitimateInterests.binaryString ?? ""))
-        forEachPublisherRestrictionString(model.publisherRestrictions) { purpose, value in
-            if let known = Known.restriction(purpose: purpose) {
-                keys.appendKnown(known, .string(value))
-            } else {
-                keys.appendNew(.publisherRestrictions(purpose: purpose), .string(value))
+        // Room for every key made once (at most one restriction key per restriction entry), then no check per key.
+        keys.appending(room: tcfKeyCount + model.publisherRestrictions.count) { keys in
+            keys.appendKnown(.cmpSDKID, .int(cmpSDKID))
+            if let cmpSDKVersion { keys.appendKnown(.cmpSDKVersion, .int(cmpSDKVersion)) }
+            keys.appendKnown(.policyVersion, .int(model.policyVersion))
+            if let gdprApplies { keys.appendKnown(.gdprApplies, .int(gdprApplies ? 1 : 0)) }
+            keys.appendKnown(.publisherCC, .string(model.publisherCountryCode))
+            keys.appendKnown(.purposeOneTreatment, .int(model.purposeOneTreatment ? 1 : 0))
+            keys.appendKnown(.useNonStandardTexts, .int(model.useNonStandardTexts ? 1 : 0))
+            keys.appendKnown(.useNonStandardStacks, .int(model.useNonStandardTexts ? 1 : 0))
+            keys.appendKnown(.tcString, .string(rawValue))
+            keys.appendKnown(.vendorConsents, .string(model.vendorConsents.binaryString))
+            keys.appendKnown(.vendorLegitimateInterests, .string(model.vendorLegitimateInterests.binaryString))
+            if let disclosed = model.disclosedVendors {
+                keys.appendKnown(.disclosedVendors, .string(disclosed.binaryString))
+            }
+            keys.appendKnown(.purposeConsents, .string(model.purposeConsents.binaryString))
+            keys.appendKnown(.purposeLegitimateInterests, .string(model.purposeLegitimateInterests.binaryString))
+            keys.appendKnown(.specialFeatureOptIns, .string(model.specialFeatureOptIns.binaryString))
+            let publisher = model.publisherTC
+            keys.appendKnown(.publisherConsent, .string(publisher?.purposeConsents.binaryString ?? ""))
+            keys.appendKnown(
+                .publisherLegitimateInterests, .string(publisher?.purposeLegitimateInterests.binaryString ?? ""))
+            keys.appendKnown(
+                .publisherCustomPurposesConsents, .string(publisher?.customPurposeConsents.binaryString ?? ""))
+            keys.appendKnown(
+                .publisherCustomPurposesLegitimateInterests,
+                .string(publisher?.customPurposeLegitimateInterests.binaryString ?? ""))
+            forEachPublisherRestrictionString(model.publisherRestrictions) { purpose, value in
+                if let known = Known.restriction(purpose: purpose) {
+                    keys.appendKnown(known, .string(value))
+                } else {
+                    keys.appendNew(.publisherRestrictions(purpose: purpose), .string(value))
+                }
             }
         }
     }

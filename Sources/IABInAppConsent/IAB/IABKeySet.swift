@@ -144,6 +144,35 @@ public struct IABKeySet: Sendable, Hashable, Sequence {
         entries.append(Entry(key, value))
     }
 
+    /// Appends keys the set must not hold yet through `body`, with room for `extra` of them made once
+    /// (``Entries/appending(room:_:)``): the mapping's way to write the TCF keys.
+    mutating func appending<R>(room extra: Int, _ body: (inout Appender) -> R) -> R {
+        entries.appending(room: extra) { entries in
+            var appender = Appender(entries: entries)
+            defer { entries = appender.entries }
+            return body(&appender)
+        }
+    }
+
+    /// Appends keys to a set (``appending(room:_:)``); each key must not be in the set yet (checked in debug builds).
+    struct Appender {
+        fileprivate var entries: Entries.Appender
+
+        /// Adds `key` (as ``IABKeySet/appendNew(_:_:)``).
+        mutating func appendNew(_ key: IABKey, _ value: IABValue) {
+            assert(!entries.contains { $0.key == key }, "IABKeySet.appendNew: \(key.rawValue) is already in the set")
+            entries.append(Entry(key, value))
+        }
+
+        /// Adds a key the mapping writes (as ``IABKeySet/appendKnown(_:_:)``).
+        mutating func appendKnown(_ key: Known, _ value: IABValue) {
+            assert(
+                !entries.contains { $0.key == IABKeySet.knownKeys[Int(key.rawValue)] },
+                "IABKeySet.appendKnown: the key is already in the set")
+            entries.append(Entry(key, value))
+        }
+    }
+
     /// Visits each key and its value once, in the order they were added.
     public func makeIterator() -> some IteratorProtocol<(key: IABKey, value: IABValue)> {
         entries.lazy.map { ($0.key, $0.value) }.makeIterator()
