@@ -43,8 +43,9 @@ extension IABKeySet {
 
         /// Appends the entries `body` gives its ``Appender`` after one check that the buffer is this value's own and
         /// has room for `extra` more entries: the mapping's ~20 appends then skip `append(_:)`'s uniqueness check
-        /// each (one `isKnownUniquelyReferenced` call and the header's capacity read per entry: 287 and 332 instructions of
-        /// the 334- and 457-character strings' decode + map, callgrind). The appender must not outlive `body`.
+        /// each (one `isKnownUniquelyReferenced` call and the header's capacity read per entry: 287 and 332
+        /// instructions of the 334- and 457-character strings' decode + map, callgrind). The appender must not
+        /// outlive `body`.
         mutating func appending<R>(room extra: Int, _ body: (inout Appender) -> R) -> R {
             let count = endIndex
             makeUnique(capacity: count + extra)
