@@ -67,9 +67,15 @@ import WebCMPBridge
 
     static func run(_ arguments: [String]) async throws -> Run {
         let (status, stdout) = try await host(["run"] + arguments + ["--json"])
-        let output = try JSONValue(parsing: stdout.trimmingCharacters(in: .whitespacesAndNewlines),
-                                   limits: JSONLimits(maximumBytes: 16 << 20, maximumDepth: 64))
+        let output = try Self.json(stdout)
         return Run(status: status, output: output, stdout: stdout)
+    }
+
+    /// The host's JSON output (`--json`, or a subcommand's one JSON object), parsed with room for the largest one
+    /// (a run's events and keys).
+    static func json(_ stdout: String) throws -> JSONValue {
+        try JSONValue(parsing: stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+                      limits: JSONLimits(maximumBytes: 16 << 20, maximumDepth: 64))
     }
 
     static func newState() -> String {
@@ -185,7 +191,7 @@ import WebCMPBridge
         let stored = try #require(accepted.keys["IABTCF_TCString"]?.stringValue)
         let (status, stdout) = try await Self.host(["share", Self.servers.0 + "/\(Self.pages)/content.html?article=1#top", "--state", state, "--json"])
         #expect(status == 0)
-        let output = try JSONValue(parsing: stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        let output = try Self.json(stdout)
         // The URL is loaded as given (no _sp_pass_consent: that asks for Sourcepoint's message, which we do not send).
         #expect(output["url"]?.stringValue?.hasSuffix("content.html?article=1#top") == true)
         #expect(output["tcData"]?["tcString"] == .string(stored))

@@ -91,8 +91,7 @@ import WebCMPBridge
         let (status, stdout) = try await EndToEndTests.host(["prewarm", EndToEndTests.sample + "?dialect=gravito",
                                                        "--dialect", "gravito", "--click", "accept-all"])
         #expect(status == 0)
-        let output = try JSONValue(parsing: stdout.trimmingCharacters(in: .whitespacesAndNewlines),
-                                   limits: JSONLimits(maximumBytes: 16 << 20, maximumDepth: 64))
+        let output = try EndToEndTests.json(stdout)
         #expect(output["readyBeforePresent"] == .bool(true))
         #expect(output["loadsBeforePresent"] == .number(1))
         #expect(output["loadsAfterPresent"] == .number(1))

@@ -22,8 +22,7 @@ import WebCMPToolSupport
         let (status, stdout) = try await E2E.host(["share", Self.page, "--state", state, "--eval", "window.__gpcReport",
                                              "--eval", "window.__gpcFrame", "--json"] + extra)
         #expect(status == 0, "\(stdout)")
-        return try JSONValue(parsing: stdout.trimmingCharacters(in: .whitespacesAndNewlines),
-                             limits: JSONLimits(maximumBytes: 16 << 20, maximumDepth: 64))
+        return try E2E.json(stdout)
     }
 
     /// A state whose consent the US-mode sample page stored: opted out (`1YYN`, usnat SaleOptOut = 1) or not.

@@ -142,8 +142,7 @@ import WebCMPBridge
             // --settle 8: after presenting, wait for the later save (the run ends when the page finishes).
             let (_, stdout) = try await E2E.host(["prewarm", Self.tcfPage + "?autosave=\(milliseconds)",
                                                   "--state", E2E.newState(), "--timeout", "15", "--settle", "8"])
-            return try JSONValue(parsing: stdout.trimmingCharacters(in: .whitespacesAndNewlines),
-                                 limits: JSONLimits(maximumBytes: 16 << 20, maximumDepth: 64))
+            return try E2E.json(stdout)
         }
         // Saves 1 ms after its UI came up off-screen; the host presents 0.5 s after the page was ready.
         let unseen = try await prewarm(autosaveAfter: 1)

@@ -11,7 +11,7 @@ import WebCMPBridge
         let page = EndToEndTests.repository.appendingPathComponent("SampleHost/index.html").absoluteString + "?dialect=gravito"
         let (soakStatus, soakOutput) = try await EndToEndTests.host(["soak", page, "--saves", "300", "--cycles", "5", "--json"])
         #expect(soakStatus == 0 || soakStatus == 1)  // 1: a memory target missed on so short a run
-        let soak = try JSONValue(parsing: soakOutput.trimmingCharacters(in: .whitespacesAndNewlines))
+        let soak = try EndToEndTests.json(soakOutput)
         #expect(soak["saves"] == .number(300))
         #expect(soak["errors"] == .array([]))
         #expect((soak["samples"]?.arrayValue?.count ?? 0) > 10)
@@ -19,7 +19,7 @@ import WebCMPBridge
         #expect(soak["nativeObjectsAlive"] == .number(0))
         let (benchStatus, benchOutput) = try await EndToEndTests.host(["bench", page, "--saves", "50", "--json"])
         #expect(benchStatus == 0)
-        let bench = try JSONValue(parsing: benchOutput.trimmingCharacters(in: .whitespacesAndNewlines))
+        let bench = try EndToEndTests.json(benchOutput)
         #expect(bench["saves"] == .number(50))
         #expect(bench["errors"] == .array([]))
     }
@@ -30,7 +30,7 @@ import WebCMPBridge
         let page = EndToEndTests.repository.appendingPathComponent("SampleHost/index.html").absoluteString + "?dialect=gravito"
         let (status, output) = try await EndToEndTests.host(["soak", page, "--saves", "20", "--cycles", "3", "--retain-bridges", "--json"])
         #expect(status == 1)
-        let soak = try JSONValue(parsing: output.trimmingCharacters(in: .whitespacesAndNewlines))
+        let soak = try EndToEndTests.json(output)
         #expect(soak["swiftObjectsSurviving"] == .number(3))  // the bridge alone: invalidate() released its view and delegate
         #expect(soak["cyclesPass"] == .bool(false))
     }
@@ -44,7 +44,7 @@ import WebCMPBridge
             let (status, output) = try await EndToEndTests.host(
                 ["sharing-cost", "--pairs", "4", "--json"] + (withFrame ? ["--with-frame"] : []))
             #expect(status == 0 || status == 1)  // 1: the budget missed on so short a run
-            let cost = try JSONValue(parsing: output.trimmingCharacters(in: .whitespacesAndNewlines))
+            let cost = try EndToEndTests.json(output)
             #expect(cost["sharingRanInTheViewWithSharingOnly"] == .bool(true))
             #expect(cost["withFrame"] == .bool(withFrame))
             #expect(cost["pairs"] == .number(4))

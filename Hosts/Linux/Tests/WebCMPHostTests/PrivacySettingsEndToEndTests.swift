@@ -92,7 +92,7 @@ import WebCMPBridge
         let (status, stdout) = try await E2E.host([
             "reset", E2E.servers.0 + "/" + E2E.pages + "/site-data.html", "--state", state])
         #expect(status == 0)
-        let output = try JSONValue(parsing: stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        let output = try E2E.json(stdout)
         #expect(output["websiteDataBefore"]?.arrayValue?.contains(.string("127.0.0.1")) == true)
         #expect(output["websiteDataAfter"]?.arrayValue?.contains(.string("127.0.0.1")) == false)
         #expect(output["after"] == .object(["localStorage": .null, "cookie": .bool(false)]))
@@ -129,7 +129,7 @@ import WebCMPBridge
         let accepted = try await Self.acceptAll(state: state)
         let (status, stdout) = try await E2E.host(["reject-all", "--state", state])
         #expect(status == 0)
-        let keys = try JSONValue(parsing: stdout.trimmingCharacters(in: .whitespacesAndNewlines))["keys"]
+        let keys = try E2E.json(stdout)["keys"]
         let rejected = try #require(keys?["IABTCF_TCString"]?.stringValue)
         #expect(rejected != accepted)
         #expect(keys?["IABTCF_PurposeConsents"] == .string(""))

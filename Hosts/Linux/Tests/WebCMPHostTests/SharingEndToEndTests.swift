@@ -17,8 +17,7 @@ import WebCMPToolSupport
     static func share(_ arguments: [String]) async throws -> JSONValue {
         let (status, stdout) = try await E2E.host(["share"] + arguments + ["--json"])
         #expect(status == 0)
-        return try JSONValue(parsing: stdout.trimmingCharacters(in: .whitespacesAndNewlines),
-                             limits: JSONLimits(maximumBytes: 16 << 20, maximumDepth: 64))
+        return try E2E.json(stdout)
     }
 
     /// A state with accepted consent from the sample CMP page; returns (state, stored TC string).

@@ -73,7 +73,7 @@ import WebCMPBridge
         let (status, stdout) = try await E2E.host(["share", E2E.servers.0 + "/\(E2E.pages)/content.html", "--state", state,
                                              "--eval", probe, "--eval", "typeof __tcfapi", "--json"])
         #expect(status == 0)
-        let output = try JSONValue(parsing: stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        let output = try E2E.json(stdout)
         #expect(output["eval"] == .array([
             .array([.object(["version": .number(1), "uspString": .string("1YYN")]), .bool(true)]),
             .string("function"),
@@ -82,13 +82,13 @@ import WebCMPBridge
         // Nothing stored: no uspData object (success false).
         let (_, emptyOut) = try await E2E.host(["share", E2E.servers.0 + "/\(E2E.pages)/content.html",
                                           "--state", E2E.newState(), "--eval", probe, "--json"])
-        let empty = try JSONValue(parsing: emptyOut.trimmingCharacters(in: .whitespacesAndNewlines))
+        let empty = try E2E.json(emptyOut)
         #expect(empty["eval"] == .array([.array([.null, .bool(false)])]))
 
         // The page's own __uspapi (gpp-us-cmp.html answers "1---" before a choice) is the one that answers.
         let (_, ownOut) = try await E2E.host(["share", E2E.servers.0 + "/\(E2E.pages)/gpp-us-cmp.html", "--state", state,
                                         "--eval", probe, "--json"])
-        let own = try JSONValue(parsing: ownOut.trimmingCharacters(in: .whitespacesAndNewlines))
+        let own = try E2E.json(ownOut)
         #expect(own["eval"] == .array([.array([.object(["version": .number(1), "uspString": .string("1---")]), .bool(true)])]))
     }
 }
