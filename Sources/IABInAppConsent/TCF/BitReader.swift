@@ -1,20 +1,40 @@
 /// Reads big-endian bit fields from a decoded TC string segment.
 struct BitReader {
     let bytes: [UInt8]
-    /// Bits that carry data: 6 per base64url character (the rest of the last byte is padding).
-    let limit: Int
+    /// The bit of `bytes` where the segment starts (a whole byte: the decoder decodes the segment after the core into
+    /// the core's buffer, after its bytes). ``position`` and ``limit`` count from it.
+    let base: Int
+    /// The bit of `bytes` after the segment's last data bit: `base + limit`.
+    let end: Int
     let segment: Int
-    var position = 0
+    /// The bit of `bytes` read next: `base + position`.
+    var bit: Int
     /// Whether a set read from this segment keeps `bytes` (a bitfield of more than 64 ids, ``BitSpan``).
     var sharesBytes = false
 
     init(bytes: [UInt8], limit: Int, segment: Int) {
-        self.bytes = bytes
-        self.limit = limit
-        self.segment = segment
+        self.init(bytes: bytes, startingAt: 0, limit: limit, segment: segment)
     }
 
-    var remaining: Int { limit - position }
+    /// A reader of the segment whose bytes start at byte `start` of `bytes`.
+    init(bytes: [UInt8], startingAt start: Int, limit: Int, segment: Int) {
+        self.bytes = bytes
+        self.base = start &* 8
+        self.end = start &* 8 &+ limit
+        self.segment = segment
+        self.bit = start &* 8
+    }
+
+    /// Bits that carry data: 6 per base64url character (the rest of the last byte is padding).
+    var limit: Int { end &- base }
+
+    /// The bit read next, counted from the segment's start.
+    var position: Int {
+        get { bit &- base }
+        set { bit = base &+ newValue }
+    }
+
+    var remaining: Int { end - bit }
 
     func truncated(_ field: String) -> TCStringError {
         .truncated(field: field, atBit: position, segment: segment)
@@ -25,23 +45,23 @@ struct BitReader {
     mutating func read(_ count: Int, _ field: @autoclosure () -> String) throws(TCStringError) -> UInt64 {
         guard count <= remaining else { throw truncated(field()) }
         let value = bits(count)
-        position += count
+        bit += count
         return value
     }
 
-    /// Zero bytes after a TC string segment's decoded bytes (``Base64URL/decodeSegment(_:from:into:)``): every read
+    /// Zero bytes after a TC string segment's decoded bytes (``Base64URL/decodeSegment(_:from:into:at:)``): every read
     /// of the segment's bits, up to its last one, is then one 8-byte load in ``bits(_:at:in:)`` (without them the reads
     /// of the last eight bytes, where the publisher restrictions are, went byte by byte: callgrind).
     static let padding = 8
 
-    /// The `count` (0…64) bits at `position`, big-endian. Requires `position + count <= limit`, and `limit` is at
-    /// most `bytes.count * 8` (a decoded segment's last byte holds its last bits).
+    /// The `count` (0…64) bits at ``bit``, big-endian. Requires `bit + count <= end`, and `end` is at most
+    /// `bytes.count * 8` (a decoded segment's last byte holds its last bits).
     ///
-    /// Where eight bytes follow `position`'s byte, one unaligned big-endian load (and a ninth byte when the field
+    /// Where eight bytes follow `bit`'s byte, one unaligned big-endian load (and a ninth byte when the field
     /// crosses it) replaces the byte-by-byte loop. Both reads are bounds-checked against `bytes`.
     @inline(__always)
     func bits(_ count: Int) -> UInt64 {
-        bytes.withUnsafeBytes { BitReader.bits(count, at: position, in: $0) }
+        bytes.withUnsafeBytes { BitReader.bits(count, at: bit, in: $0) }
     }
 
     /// ``bits(_:)`` at bit `position` of `raw` (the decoded segment's bytes). Requires `position + count <= limit`
@@ -93,15 +113,15 @@ struct BitReader {
         if count <= 64 {
             // Ids 1–64 (purposes, special features): one word, kept inline by the set.
             let word = (bits(count) << UInt64(64 - count)).bitReversed
-            position += count
+            bit += count
             return IDSet(word: word)
         }
-        // In bounds: `count <= remaining` was checked, and `limit <= bytes.count * 8`. The set keeps the bytes (no
+        // In bounds: `count <= remaining` was checked, and `end <= bytes.count * 8`. The set keeps the bytes (no
         // words are made: ``BitSpan``) when its highest id is above 64, and this segment's bytes must then stay as
         // they are: `sharesBytes` tells the decoder to give the next segment a buffer of its own.
-        let set = IDSet(bitfield: bytes, offset: position, count: count)
+        let set = IDSet(bitfield: bytes, offset: bit, count: count)
         if case .bits = set.storage { sharesBytes = true }
-        position += count
+        bit += count
         return set
     }
 
@@ -161,15 +181,16 @@ struct BitReader {
     mutating func ranges(_ field: @autoclosure () -> String, maximum: Int?) throws(TCStringError) -> IDSet {
         let entries = try int(12, "\(field()) NumEntries")
         guard entries > 0 else { return IDSet() }
-        let first = position
-        // Every bit of the segment is below `limit`, so each 8-byte load at a bit's byte stays within the padding.
-        let padded = limit &>> 3 &+ BitReader.padding <= bytes.count
-        let limit = self.limit
-        var end = first
+        let first = bit
+        // Every bit of the segment is below `end`, so each 8-byte load at a bit's byte stays within the padding.
+        let segmentEnd = end
+        let padded = segmentEnd &>> 3 &+ BitReader.padding <= bytes.count
+        var after = first
         if padded, let set = bytes.withUnsafeBytes({ raw in
-            BitReader.scanEntries(raw, from: first, limit: limit, count: entries, maximum: maximum ?? Int.max, end: &end)
+            BitReader.scanEntries(
+                raw, from: first, limit: segmentEnd, count: entries, maximum: maximum ?? Int.max, end: &after)
         }) {
-            position = end
+            bit = after
             return set
         }
         var small: UInt64 = 0
@@ -181,7 +202,7 @@ struct BitReader {
                 // IsARange and StartOrOnlyVendorId in one read (the checked reads below near the end give the same
                 // values, or the same truncation error).
                 let head = bits(17)
-                position += 17
+                bit += 17
                 isRange = head >> 16 != 0
                 start = Int(truncatingIfNeeded: head & 0xFFFF)
             } else {
@@ -198,10 +219,10 @@ struct BitReader {
         guard highest > 64 else { return IDSet(word: small) }
         // Ids are 16-bit: at most 65,535 = IDSet.maximumID, so at most `IDSet.maximumWordCount` words.
         var words = BitReader.zeroedWords((highest &+ 63) &>> 6)
-        let last = position
+        let last = bit
         bytes.withUnsafeBytes { raw in
             words.withUnsafeMutableBufferPointer { buffer in
-                // The first pass read these bits, all below `last <= limit <= raw.count * 8`, and checked every id to
+                // The first pass read these bits, all below `last <= end <= raw.count * 8`, and checked every id to
                 // be in 1...highest: `setBits` and the one-bit store below stay within the words.
                 precondition(last <= raw.count &* 8 && buffer.count &* 64 >= highest, "BitReader.ranges: bounds")
                 @inline(__always)
