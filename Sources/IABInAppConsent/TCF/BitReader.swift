@@ -310,7 +310,7 @@ struct BitReader {
     /// `small` holds the ids 1–64 before it): ids set in ``scanWords`` words on the stack (1,024 bytes, the size
     /// `withUnsafeTemporaryAllocation` puts on the stack without asking the thread for its stack's bounds), word 0
     /// starting as `small`, the others zeroed as the highest id grows (the bounds check only then: every word below
-    /// `zeroed` is in the buffer), copied into the set's words at the end.
+    /// `zeroed` is in the buffer), copied into the set's words at the end (kept inline when they are one word).
     static func scanIntoWords(
         _ raw: UnsafeRawBufferPointer, at start: Int, limit: Int, left: Int, maximum: Int, small: UInt64,
         end: inout Int
@@ -356,7 +356,10 @@ struct BitReader {
                 left &-= 1
             }
             end = at
-            return IDSet(words: Array(UnsafeBufferPointer(start: base, count: zeroed)))
+            // Word `zeroed - 1` holds the highest id (it was zeroed for it): the words are normalised. Only ranges
+            // within 1–64 (which the inline word's loop leaves here) end with one word.
+            guard zeroed > 1 else { return IDSet(word: base[0]) }
+            return IDSet(normalizedWords: Array(UnsafeBufferPointer(start: base, count: zeroed)))
         }
     }
 }
