@@ -299,4 +299,73 @@ import Testing
         }
         #expect(try TCString(decodingPrecisely: core + "." + disclosed + "==").disclosedVendors == [1, 2])
     }
+
+    /// The segment after the core is decoded into the core's buffer, after its bytes, before any set keeps it: for
+    /// random models whose vendor sections are bitfields (sets that keep the buffer) or ranges, with any choice of
+    /// optional segments in any order after the core, the decode gives the model back; a DisclosedVendors bitfield
+    /// right after a core with a vendor bitfield keeps the same buffer as the core's set (no second buffer).
+    @Test func theSegmentAfterTheCoreSharesTheCoresBuffer() throws {
+        var random = SplitMix64(state: 0x0009_05E6)
+        func scattered(_ maximum: Int, dense: Bool) -> IDSet {
+            var set = IDSet()
+            for id in 1...maximum where dense ? random.next() & 1 == 1 : random.next() % 40 == 0 { set.insert(id) }
+            set.insert(maximum)
+            return set
+        }
+        func buffer(_ set: IDSet?) -> UnsafePointer<UInt8>? {
+            guard case .bits(let span)? = set?.storage else { return nil }
+            return span.bytes.withUnsafeBufferPointer { $0.baseAddress }
+        }
+        var shared = 0
+        for round in 0..<600 {
+            let top = [20, 64, 65, 200, 1_000][round % 5]
+            var model = TCString(
+                createdDeciseconds: Int64(round), vendorConsents: scattered(top, dense: round % 2 == 0),
+                vendorLegitimateInterests: scattered(top, dense: true))
+            let optional = Int(random.next() % 8)
+            if optional & 1 != 0 { model.disclosedVendors = scattered(top, dense: random.next() & 1 == 0) }
+            if optional & 2 != 0 { model.allowedVendors = scattered(top, dense: random.next() & 1 == 0) }
+            if optional & 4 != 0 {
+                model.publisherTC = PublisherTC(
+                    purposeConsents: IDSet([1, 3]), purposeLegitimateInterests: IDSet([2]), numberOfCustomPurposes: 3,
+                    customPurposeConsents: IDSet([1]), customPurposeLegitimateInterests: IDSet([3]))
+            }
+            if round % 3 == 0 {
+                model.publisherRestrictions = [
+                    PublisherRestriction(purposeID: 2, restrictionType: .requireConsent, vendors: scattered(top, dense: false)),
+                ]
+            }
+            var segments = try model.encoded().split(separator: ".").map(String.init)
+            let core = segments.removeFirst()
+            segments.shuffle(using: &random)
+            let string = ([core] + segments).joined(separator: ".")
+            let decoded = try TCString(decodingPrecisely: string)
+            #expect(decoded == model, "\(string)")
+            if let next = segments.first?.first, "IJKLMNOP".contains(next),  // SegmentType 1: DisclosedVendors
+               let core = buffer(decoded.vendorLegitimateInterests), let disclosed = buffer(decoded.disclosedVendors) {
+                #expect(core == disclosed, "\(string)")
+                shared += 1
+            }
+        }
+        #expect(shared > 20)
+    }
+
+    /// The segment after the core is decoded before the core's fields are read; its errors still come after theirs.
+    @Test func theCoresErrorsComeBeforeTheNextSegments() throws {
+        let core = try TCString(vendorConsents: IDSet(1...90)).encoded()
+        #expect(core.first == "C")  // Version 2 in the first 6 bits; "D" is 3
+        #expect(throws: TCStringError.unsupportedVersion(3)) { try TCString(decodingPrecisely: "D" + core.dropFirst() + ".!") }
+        #expect(throws: TCStringError.unsupportedVersion(3)) { try TCString(decodingPrecisely: "D" + core.dropFirst() + ".") }
+        #expect(throws: TCStringError.invalidCharacter("!", offset: core.count + 1)) {
+            try TCString(decodingPrecisely: core + ".!")
+        }
+        #expect(throws: TCStringError.emptySegment(index: 1)) { try TCString(decodingPrecisely: core + ".") }
+        let cut = String(core.prefix(40))
+        do {
+            _ = try TCString(decodingPrecisely: cut + ".!")
+            Issue.record("a cut core decoded")
+        } catch {
+            guard case .truncated(_, _, 0) = error else { Issue.record("\(error)"); return }
+        }
+    }
 }

@@ -117,6 +117,33 @@ import Testing
         #expect(padded == plain)
     }
 
+    /// The scan's edges: ids at the inline word's end (64, 65) and at the stack words' end (8,192, 8,193), a
+    /// maximum at each of them and at 0, single ids and ranges of one id, entries ending exactly at the limit (the
+    /// padding holds set bits) and one bit after it. Every combination reads the same through the scan as through
+    /// the checked loop, set, position or error alike.
+    @Test func entriesAtTheScansEdgesReadTheSameEitherWay() {
+        let ids = [1, 2, 63, 64, 65, 66, 127, 128, 129, 8_191, 8_192, 8_193, 65_535]
+        let maximums: [Int?] = [nil, 0, 1, 64, 65, 8_192, 8_193]
+        var random = SplitMix64(state: 0x0009_0038)
+        for maximum in maximums {
+            for id in ids {
+                let lower = ids[Int(random.next() % UInt64(ids.count))]
+                let shapes: [[Entry]] = [
+                    [.single(id)], [.range(id, id)], [.single(3), .single(id)], [.single(70), .single(id), .single(2)],
+                    [.range(1, 64), .single(id)], [.range(Swift.min(lower, id), id)], [.range(id, lower)],
+                    [.single(id), .range(2, 5), .single(64)],
+                ]
+                for entries in shapes {
+                    let writer = Self.segment(entries)
+                    for limit in [writer.count, writer.count - 1] {
+                        let (padded, plain) = Self.read(writer, limit: limit, maximum: maximum)
+                        #expect(padded == plain, "\(entries), maximum \(String(describing: maximum)), limit \(limit)")
+                    }
+                }
+            }
+        }
+    }
+
     /// A decoded segment is followed by `BitReader.padding` zero bytes, the condition of the one-load reads.
     @Test func decodedSegmentsArePadded() {
         for length in [1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 60] {

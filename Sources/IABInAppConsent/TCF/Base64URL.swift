@@ -76,7 +76,8 @@ package enum Base64URL {
     }
 
     /// Decodes the TC string segment that starts at byte `start` of `input` — up to the next `.` or the end, without
-    /// finding that end first — into `bytes`, followed by ``BitReader/padding`` zero bytes (so that every read of the
+    /// finding that end first — into `bytes` from byte `base` (the bytes before it are kept: the decoder puts the
+    /// segment after the core after the core's bytes, in one buffer), followed by ``BitReader/padding`` zero bytes (so that every read of the
     /// segment's bits is one 8-byte load). Returns the segment's end (the offset of its `.`, or `input.count`) and
     /// the offset where its data ends (before any trailing `=`); or, as `badByte`, the offset of the first byte that
     /// is outside the alphabet and is not the segment's trailing `=` padding (the bytes are then unusable).
@@ -86,9 +87,9 @@ package enum Base64URL {
     /// then is that byte looked at (a separate scan for the `.` cost ~670 instructions of a 334-character string's
     /// decode + map, callgrind).
     static func decodeSegment(
-        _ input: UnsafeBufferPointer<UInt8>, from start: Int, into bytes: inout [UInt8]
+        _ input: UnsafeBufferPointer<UInt8>, from start: Int, into bytes: inout [UInt8], at base: Int = 0
     ) -> (end: Int, dataEnd: Int, badByte: Int?) {
-        let stop = decodeRun(input, from: start, to: input.count, into: &bytes, padding: BitReader.padding)
+        let stop = decodeRun(input, from: start, to: input.count, into: &bytes, at: base, padding: BitReader.padding)
         guard stop < input.count else { return (input.count, input.count, nil) }
         switch input[stop] {
         case UInt8(ascii: "."):
@@ -104,9 +105,10 @@ package enum Base64URL {
         }
     }
 
-    /// Decodes `input[start..<end]` into `bytes` (from its first byte; the buffer is grown as needed and trimmed to
-    /// what was written) until the first byte outside the alphabet, and returns that byte's offset (`end` when there
-    /// is none). The bits of a last partial byte are kept, zero-filled.
+    /// Decodes `input[start..<end]` into `bytes` (from byte `base`, at most `bytes.count`; the buffer is grown as
+    /// needed and trimmed to what was written, the bytes before `base` kept) until the first byte outside the
+    /// alphabet, and returns that byte's offset (`end` when there is none). The bits of a last partial byte are kept,
+    /// zero-filled.
     ///
     /// Eight characters (six bytes) at a time while whole groups of eight remain: one 8-byte load, one test that all
     /// are ASCII, the four pairs' indices made at once, four lookups of two characters each in ``pairTable`` and one
@@ -115,16 +117,18 @@ package enum Base64URL {
     /// the bit accumulator, which stops at the exact byte. (Four characters a time with one lookup each cost ~10
     /// instructions a character, callgrind.)
     ///
-    /// `padding` zero bytes follow the decoded ones (the buffer's count is `written + padding`).
+    /// `padding` zero bytes follow the decoded ones (the buffer's count is `base + written + padding`).
     private static func decodeRun(
-        _ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, into bytes: inout [UInt8], padding: Int = 0
+        _ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, into bytes: inout [UInt8], at base: Int = 0,
+        padding: Int = 0
     ) -> Int {
         // `count * 6 / 8` rounded up: whole groups write exactly 6 bytes per 8 characters, so every write below
         // stays within it. Bytes the caller's buffer already holds are overwritten in place, not cleared and
         // refilled first: the loops below write every byte up to `written`, and the buffer is trimmed to it (the
         // caller's buffer is reused when it is large enough: one allocation for all the segments of a TC string).
-        precondition(0 <= start && start <= end && end <= input.count, "Base64URL.decodeRun: bounds")
-        let needed = ((end - start) * 6 + 7) / 8 + padding
+        precondition(0 <= start && start <= end && end <= input.count && 0 <= base && base <= bytes.count,
+                     "Base64URL.decodeRun: bounds")
+        let needed = base + ((end - start) * 6 + 7) / 8 + padding
         grow(&bytes, to: needed)
         var stop = end
         let written = pairTable.withUnsafeBufferPointer { pairs in
@@ -134,7 +138,7 @@ package enum Base64URL {
                     let raw = UnsafeRawBufferPointer(input)
                     let out = UnsafeMutableRawBufferPointer(output)
                     var index = start
-                    var written = 0
+                    var written = base
                     let wholeGroups = start + ((end - start) & ~7)
                     while index < wholeGroups {
                         // Byte k of the load is character index + k (little-endian load).

@@ -1,20 +1,40 @@
 /// Reads big-endian bit fields from a decoded TC string segment.
 struct BitReader {
     let bytes: [UInt8]
-    /// Bits that carry data: 6 per base64url character (the rest of the last byte is padding).
-    let limit: Int
+    /// The bit of `bytes` where the segment starts (a whole byte: the decoder decodes the segment after the core into
+    /// the core's buffer, after its bytes). ``position`` and ``limit`` count from it.
+    let base: Int
+    /// The bit of `bytes` after the segment's last data bit: `base + limit`.
+    let end: Int
     let segment: Int
-    var position = 0
+    /// The bit of `bytes` read next: `base + position`.
+    var bit: Int
     /// Whether a set read from this segment keeps `bytes` (a bitfield of more than 64 ids, ``BitSpan``).
     var sharesBytes = false
 
     init(bytes: [UInt8], limit: Int, segment: Int) {
-        self.bytes = bytes
-        self.limit = limit
-        self.segment = segment
+        self.init(bytes: bytes, startingAt: 0, limit: limit, segment: segment)
     }
 
-    var remaining: Int { limit - position }
+    /// A reader of the segment whose bytes start at byte `start` of `bytes`.
+    init(bytes: [UInt8], startingAt start: Int, limit: Int, segment: Int) {
+        self.bytes = bytes
+        self.base = start &* 8
+        self.end = start &* 8 &+ limit
+        self.segment = segment
+        self.bit = start &* 8
+    }
+
+    /// Bits that carry data: 6 per base64url character (the rest of the last byte is padding).
+    var limit: Int { end &- base }
+
+    /// The bit read next, counted from the segment's start.
+    var position: Int {
+        get { bit &- base }
+        set { bit = base &+ newValue }
+    }
+
+    var remaining: Int { end - bit }
 
     func truncated(_ field: String) -> TCStringError {
         .truncated(field: field, atBit: position, segment: segment)
@@ -25,23 +45,23 @@ struct BitReader {
     mutating func read(_ count: Int, _ field: @autoclosure () -> String) throws(TCStringError) -> UInt64 {
         guard count <= remaining else { throw truncated(field()) }
         let value = bits(count)
-        position += count
+        bit += count
         return value
     }
 
-    /// Zero bytes after a TC string segment's decoded bytes (``Base64URL/decodeSegment(_:from:into:)``): every read
+    /// Zero bytes after a TC string segment's decoded bytes (``Base64URL/decodeSegment(_:from:into:at:)``): every read
     /// of the segment's bits, up to its last one, is then one 8-byte load in ``bits(_:at:in:)`` (without them the reads
     /// of the last eight bytes, where the publisher restrictions are, went byte by byte: callgrind).
     static let padding = 8
 
-    /// The `count` (0…64) bits at `position`, big-endian. Requires `position + count <= limit`, and `limit` is at
-    /// most `bytes.count * 8` (a decoded segment's last byte holds its last bits).
+    /// The `count` (0…64) bits at ``bit``, big-endian. Requires `bit + count <= end`, and `end` is at most
+    /// `bytes.count * 8` (a decoded segment's last byte holds its last bits).
     ///
-    /// Where eight bytes follow `position`'s byte, one unaligned big-endian load (and a ninth byte when the field
+    /// Where eight bytes follow `bit`'s byte, one unaligned big-endian load (and a ninth byte when the field
     /// crosses it) replaces the byte-by-byte loop. Both reads are bounds-checked against `bytes`.
     @inline(__always)
     func bits(_ count: Int) -> UInt64 {
-        bytes.withUnsafeBytes { BitReader.bits(count, at: position, in: $0) }
+        bytes.withUnsafeBytes { BitReader.bits(count, at: bit, in: $0) }
     }
 
     /// ``bits(_:)`` at bit `position` of `raw` (the decoded segment's bytes). Requires `position + count <= limit`
@@ -93,15 +113,15 @@ struct BitReader {
         if count <= 64 {
             // Ids 1–64 (purposes, special features): one word, kept inline by the set.
             let word = (bits(count) << UInt64(64 - count)).bitReversed
-            position += count
+            bit += count
             return IDSet(word: word)
         }
-        // In bounds: `count <= remaining` was checked, and `limit <= bytes.count * 8`. The set keeps the bytes (no
+        // In bounds: `count <= remaining` was checked, and `end <= bytes.count * 8`. The set keeps the bytes (no
         // words are made: ``BitSpan``) when its highest id is above 64, and this segment's bytes must then stay as
         // they are: `sharesBytes` tells the decoder to give the next segment a buffer of its own.
-        let set = IDSet(bitfield: bytes, offset: position, count: count)
+        let set = IDSet(bitfield: bytes, offset: bit, count: count)
         if case .bits = set.storage { sharesBytes = true }
-        position += count
+        bit += count
         return set
     }
 
@@ -148,7 +168,7 @@ struct BitReader {
 
     /// Reads `NumEntries` (12 bits) range entries.
     ///
-    /// In a padded segment (``padding``: every segment the decoder reads) one pass, ``scanEntries(_:from:limit:count:maximum:)``,
+    /// In a padded segment (``padding``: every segment the decoder reads) one pass, ``scanEntries(_:from:limit:count:maximum:end:)``,
     /// reads and checks the entries with its state in locals and one 8-byte load per field, and sets their ids in an
     /// inline word (1–64: the usual restriction of a short string allocates nothing) and in words on the stack.
     /// Anything it does not take — an entry cut short, a zero id, an end before its start, an id above `maximum`, an
@@ -161,15 +181,17 @@ struct BitReader {
     mutating func ranges(_ field: @autoclosure () -> String, maximum: Int?) throws(TCStringError) -> IDSet {
         let entries = try int(12, "\(field()) NumEntries")
         guard entries > 0 else { return IDSet() }
-        let first = position
-        // Every bit of the segment is below `limit`, so each 8-byte load at a bit's byte stays within the padding.
-        let padded = limit &>> 3 &+ BitReader.padding <= bytes.count
-        let limit = self.limit
-        if padded, let scan = bytes.withUnsafeBytes({ raw in
-            BitReader.scanEntries(raw, from: first, limit: limit, count: entries, maximum: maximum ?? Int.max)
+        let first = bit
+        // Every bit of the segment is below `end`, so each 8-byte load at a bit's byte stays within the padding.
+        let segmentEnd = end
+        let padded = segmentEnd &>> 3 &+ BitReader.padding <= bytes.count
+        var after = first
+        if padded, let set = bytes.withUnsafeBytes({ raw in
+            BitReader.scanEntries(
+                raw, from: first, limit: segmentEnd, count: entries, maximum: maximum ?? Int.max, end: &after)
         }) {
-            position = scan.end
-            return scan.set
+            bit = after
+            return set
         }
         var small: UInt64 = 0
         var highest = 0
@@ -180,7 +202,7 @@ struct BitReader {
                 // IsARange and StartOrOnlyVendorId in one read (the checked reads below near the end give the same
                 // values, or the same truncation error).
                 let head = bits(17)
-                position += 17
+                bit += 17
                 isRange = head >> 16 != 0
                 start = Int(truncatingIfNeeded: head & 0xFFFF)
             } else {
@@ -197,10 +219,10 @@ struct BitReader {
         guard highest > 64 else { return IDSet(word: small) }
         // Ids are 16-bit: at most 65,535 = IDSet.maximumID, so at most `IDSet.maximumWordCount` words.
         var words = BitReader.zeroedWords((highest &+ 63) &>> 6)
-        let last = position
+        let last = bit
         bytes.withUnsafeBytes { raw in
             words.withUnsafeMutableBufferPointer { buffer in
-                // The first pass read these bits, all below `last <= limit <= raw.count * 8`, and checked every id to
+                // The first pass read these bits, all below `last <= end <= raw.count * 8`, and checked every id to
                 // be in 1...highest: `setBits` and the one-bit store below stay within the words.
                 precondition(last <= raw.count &* 8 && buffer.count &* 64 >= highest, "BitReader.ranges: bounds")
                 @inline(__always)
@@ -239,98 +261,105 @@ struct BitReader {
         return (word &<< UInt64(bit & 7)) &>> UInt64(64 &- count)
     }
 
-    /// How many words ``scanEntries(_:from:limit:count:maximum:)`` sets ids in (on the stack): ids up to 8,192. A
-    /// restriction or vendor section with a higher id is left to the two passes.
+    /// How many words ``scanIntoWords(_:at:limit:left:maximum:small:end:)`` sets ids in (on the stack): ids up to
+    /// 8,192. A restriction or vendor section with a higher id is left to the two passes.
     static let scanWords = 128
 
-    /// ``ranges(_:maximum:)`` in one pass over a padded segment (`limit >> 3 + padding <= raw.count`), its state in
-    /// locals: `count` entries from bit `start`, each field read with one load and checked (``scannedEntry(_:at:limit:maximum:)``),
-    /// ids 1–64 set in an inline word and, from the first entry above 64 on, higher ids in words on the stack
-    /// (``scanIntoWords(_:at:limit:left:maximum:first:last:small:)``); the set and the entries' end. `nil` as soon as
-    /// an entry would fail a check of the checked loop (cut short before `limit`, a zero id, an end before its start,
-    /// an id above `maximum`) or has an id above 64 × ``scanWords``: the two passes then read them all again (and the
-    /// checked one throws).
+    /// The 64 bits from bit `at` of a padded segment, the bit at `at` highest: one load holds a whole range entry
+    /// (its 33 bits start within the load's first byte). Requires `at >> 3 + 8 <= raw.count` (`at <= limit`).
+    @inline(__always)
+    static func entryWord(_ raw: UnsafeRawBufferPointer, at: Int) -> UInt64 {
+        UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: at &>> 3, as: UInt64.self)) &<< UInt64(at & 7)
+    }
+
+    /// ``ranges(_:maximum:)`` in one pass over a padded segment (`limit >> 3 + padding <= raw.count`, `start <= limit`),
+    /// its state in locals: `count` entries from bit `start`, each read with one load (``entryWord(_:at:)``: IsARange,
+    /// StartOrOnlyVendorId and EndVendorId at once). While the ids are single and in 1–64 (a short string's usual
+    /// restriction) each entry is one load, one check of the entry's end against `limit` and one unsigned compare
+    /// (a zero id, an id above `maximum` and an id above 64 all fail it), its bit set in an inline word; at any other
+    /// entry the rest goes to ``scanIntoWords(_:at:limit:left:maximum:small:end:)`` from that entry. The set, with
+    /// `end` the entries' end; `nil` as soon as an entry would fail a check of the checked loop (cut short before
+    /// `limit`, a zero id, an end before its start, an id above `maximum`) or has an id above 64 × ``scanWords``: the
+    /// two passes then read them all again (and the checked one throws). Entries are read past `limit` only within
+    /// the padding (every load starts at a bit `<= limit`), and such an entry is never taken.
     static func scanEntries(
-        _ raw: UnsafeRawBufferPointer, from start: Int, limit: Int, count: Int, maximum: Int
-    ) -> (end: Int, set: IDSet)? {
-        precondition(limit &>> 3 &+ padding <= raw.count, "BitReader.scanEntries: not a padded segment")
+        _ raw: UnsafeRawBufferPointer, from start: Int, limit: Int, count: Int, maximum: Int, end: inout Int
+    ) -> IDSet? {
+        precondition(limit &>> 3 &+ padding <= raw.count && 0 <= start && start <= limit && maximum >= 0,
+                     "BitReader.scanEntries: not a padded segment")
         var at = start
         var small: UInt64 = 0
         var left = count
+        // An id `id` is taken here when `id - 1 < smallLimit` as unsigned: 1 <= id <= min(maximum, 64).
+        let smallLimit = UInt(Swift.min(maximum, 64))
         while left > 0 {
-            guard let (first, last) = scannedEntry(raw, at: &at, limit: limit, maximum: maximum) else { return nil }
-            left &-= 1
-            if last > 64 {
-                // (The stack words only from here: a restriction of low ids, a short string's, never touches them.)
-                return scanIntoWords(
-                    raw, at: at, limit: limit, left: left, maximum: maximum, first: first, last: last, small: small)
+            let head = entryWord(raw, at: at) &>> 47  // IsARange, then StartOrOnlyVendorId
+            let index = Int(truncatingIfNeeded: head) &- 1  // a range's IsARange bit makes it >= 65,535
+            guard at &+ 17 <= limit, UInt(bitPattern: index) < smallLimit else {
+                return scanIntoWords(raw, at: at, limit: limit, left: left, maximum: maximum, small: small, end: &end)
             }
-            small |= mask(first, last)
+            small |= 1 &<< UInt64(index)
+            at &+= 17
+            left &-= 1
         }
-        return (at, IDSet(word: small))
+        end = at
+        return IDSet(word: small)
     }
 
-    /// The entry at bit `at` of a padded segment, read with one load per field, and `at` moved past it: its first and
-    /// last id, or `nil` when it is cut short before `limit`, starts at 0, ends before its start or above `maximum`.
-    @inline(__always)
-    static func scannedEntry(
-        _ raw: UnsafeRawBufferPointer, at: inout Int, limit: Int, maximum: Int
-    ) -> (first: Int, last: Int)? {
-        guard limit &- at >= 17 else { return nil }
-        let head = paddedBits(17, at: at, in: raw)
-        at &+= 17
-        let first = Int(truncatingIfNeeded: head & 0xFFFF)
-        var last = first
-        if head >> 16 != 0 {
-            guard limit &- at >= 16 else { return nil }
-            last = Int(truncatingIfNeeded: paddedBits(16, at: at, in: raw))
-            at &+= 16
-        }
-        guard first >= 1, first <= last, last <= maximum else { return nil }
-        return (first, last)
-    }
-
-    /// The rest of ``scanEntries(_:from:limit:count:maximum:)`` from its first entry above 64 (`first...last`, read;
-    /// `left` entries follow it from bit `at`; `small` holds the ids 1–64 before it): ids set in ``scanWords`` words on
-    /// the stack (1,024 bytes, the size `withUnsafeTemporaryAllocation` puts on the stack without asking the thread
-    /// for its stack's bounds), zeroed as the highest id grows, copied into the set's words at the end.
+    /// The rest of ``scanEntries(_:from:limit:count:maximum:end:)`` from the entry at bit `at` (`left` entries;
+    /// `small` holds the ids 1–64 before it): ids set in ``scanWords`` words on the stack (1,024 bytes, the size
+    /// `withUnsafeTemporaryAllocation` puts on the stack without asking the thread for its stack's bounds), word 0
+    /// starting as `small`, the others zeroed as the highest id grows (the bounds check only then: every word below
+    /// `zeroed` is in the buffer), copied into the set's words at the end (kept inline when they are one word).
     static func scanIntoWords(
-        _ raw: UnsafeRawBufferPointer, at start: Int, limit: Int, left: Int, maximum: Int, first: Int, last: Int,
-        small: UInt64
-    ) -> (end: Int, set: IDSet)? {
-        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: scanWords) { words -> (end: Int, set: IDSet)? in
+        _ raw: UnsafeRawBufferPointer, at start: Int, limit: Int, left: Int, maximum: Int, small: UInt64,
+        end: inout Int
+    ) -> IDSet? {
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: scanWords) { words -> IDSet? in
+            precondition(words.count >= scanWords, "BitReader.scanIntoWords: words")
+            let base = words.baseAddress!
+            base.initialize(to: small)
+            var zeroed = 1  // words[0..<zeroed] are initialised
             var at = start
-            var small = small
-            var zeroed = 0  // words[0..<zeroed] are initialised
-            var (first, last) = (first, last)
             var left = left
-            while true {
-                if last <= 64 {
-                    small |= mask(first, last)
+            let maximum = UInt(bitPattern: maximum)
+            while left > 0 {
+                let word = entryWord(raw, at: at)
+                let head = word &>> 47
+                let first = Int(truncatingIfNeeded: head & 0xFFFF)
+                if head &>> 16 == 0 {
+                    at &+= 17
+                    // 1 <= first <= maximum in one unsigned compare.
+                    let index = first &- 1
+                    guard at <= limit, UInt(bitPattern: index) < maximum else { return nil }
+                    let word = index &>> 6
+                    if word >= zeroed {
+                        guard word < scanWords else { return nil }
+                        (base + zeroed).initialize(repeating: 0, count: word &+ 1 &- zeroed)
+                        zeroed = word &+ 1
+                    }
+                    base[word] |= 1 &<< UInt64(index & 63)
                 } else {
+                    let last = Int(truncatingIfNeeded: (word &>> 31) & 0xFFFF)
+                    at &+= 33
+                    // 1 <= first <= last in one unsigned compare, then last <= maximum.
+                    guard at <= limit, UInt(bitPattern: first &- 1) < UInt(bitPattern: last),
+                          UInt(bitPattern: last) <= maximum else { return nil }
                     let lastWord = (last &- 1) &>> 6
-                    guard lastWord < words.count else { return nil }
                     if lastWord >= zeroed {
-                        (words.baseAddress! + zeroed).initialize(repeating: 0, count: lastWord &+ 1 &- zeroed)
+                        guard lastWord < scanWords else { return nil }
+                        (base + zeroed).initialize(repeating: 0, count: lastWord &+ 1 &- zeroed)
                         zeroed = lastWord &+ 1
                     }
-                    if first == last {
-                        words[lastWord] |= 1 &<< UInt64((last &- 1) & 63)
-                    } else {
-                        IDSet.setBits(first...last, in: UnsafeMutableBufferPointer(rebasing: words[..<zeroed]))
-                    }
+                    IDSet.setBits(first...last, in: UnsafeMutableBufferPointer(start: base, count: zeroed))
                 }
-                guard left > 0 else { break }
-                guard let next = scannedEntry(raw, at: &at, limit: limit, maximum: maximum) else { return nil }
-                (first, last) = next
                 left &-= 1
             }
-            // The first entry was above 64: word 0 is initialised, and the highest id's word is the last one zeroed.
-            words[0] |= small
-            var set: [UInt64] = []
-            set.reserveCapacity(zeroed)
-            set.append(contentsOf: UnsafeBufferPointer(rebasing: words[..<zeroed]))
-            return (at, IDSet(words: set))
+            end = at
+            // Word `zeroed - 1` holds the highest id (it was zeroed for it): the words are normalised. Only ranges
+            // within 1–64 (which the inline word's loop leaves here) end with one word.
+            guard zeroed > 1 else { return IDSet(word: base[0]) }
+            return IDSet(normalizedWords: Array(UnsafeBufferPointer(start: base, count: zeroed)))
         }
     }
 }

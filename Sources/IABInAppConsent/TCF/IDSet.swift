@@ -59,6 +59,14 @@ public struct IDSet: Sendable, Hashable {
         _checkInvariants()
     }
 
+    /// A set from two raw words or more whose last is not zero (already normalised), for decoders that build them so:
+    /// no pass over them (``BitReader/scanIntoWords(_:at:limit:left:maximum:small:end:)``).
+    init(normalizedWords words: [UInt64]) {
+        precondition(words.count >= 2 && words[words.count &- 1] != 0, "IDSet: words not normalised")
+        storage = .large(words)
+        _checkInvariants()
+    }
+
     /// A set of ids 1–64 from one word (bit *i* is id `i + 1`), for decoders: no allocation.
     init(word: UInt64) {
         storage = .small(word)

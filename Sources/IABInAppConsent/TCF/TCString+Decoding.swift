@@ -47,13 +47,21 @@ extension TCString {
         var string = string
         string.makeContiguousUTF8()  // a no-op for native strings; the decode reads the bytes in place
         let utf8 = string.utf8
-        // One buffer for every segment: sized for the whole string, reused by each segment's decode unless a set
-        // read from the segment keeps it (a vendor bitfield: `BitSpan`); the next segment then gets a new one.
+        // One buffer for the core and the segment after it (DisclosedVendors, usually): both are decoded into it, one
+        // after the other, before any set keeps it (a vendor bitfield: `BitSpan`), so that the second needs no buffer
+        // of its own (the sets then keep the buffer as it stays; writing into it afterwards would copy it). Sized for
+        // the whole string and the padding of up to four segments. Later segments reuse it from its start unless a
+        // set read so far keeps it; they then get a new one. The second segment's errors are thrown when it is read,
+        // after the core's fields: the same errors in the same order as decoding each segment as it is reached.
         var bytes: [UInt8] = []
-        bytes.reserveCapacity((length * 6 + 7) / 8 + BitReader.padding)
+        bytes.reserveCapacity((length * 6 + 7) / 8 + 4 * (BitReader.padding + 1))
+        let core = decodeSegment(utf8, from: 0, into: &bytes, at: 0)
+        try core.check(in: utf8, index: 0)
+        let second = core.end < length ? decodeSegment(utf8, from: core.end + 1, into: &bytes, at: bytes.count) : nil
 
         // The core segment, every field in string order.
-        var (reader, end) = try segmentReader(utf8, from: 0, index: 0, bytes: &bytes)
+        var reader = core.reader(bytes, index: 0)
+        var end = core.end
         let version = try reader.int(6, "Version")
         guard version == 2 else { throw .unsupportedVersion(version) }
         let created = Int64(try reader.read(36, "Created"))
@@ -81,11 +89,21 @@ extension TCString {
         var publisherTC: PublisherTC?
         var seenTypes: UInt8 = 0  // bit n: a segment of type n was read
         var segmentIndex = 0
+        var shared = false  // a set read so far keeps `bytes`
         while end < length {
-            if reader.sharesBytes { bytes = [] }
-            reader = BitReader(bytes: [], limit: 0, segment: 0)  // lets go of the bytes before they are reused
+            shared = shared || reader.sharesBytes
             segmentIndex += 1
-            (reader, end) = try segmentReader(utf8, from: end + 1, index: segmentIndex, bytes: &bytes)
+            let segment: DecodedSegment
+            if segmentIndex == 1, let second {
+                segment = second
+            } else {
+                if shared { bytes = [] }
+                reader = BitReader(bytes: [], limit: 0, segment: 0)  // lets go of the bytes before they are reused
+                segment = decodeSegment(utf8, from: end + 1, into: &bytes, at: 0)
+            }
+            try segment.check(in: utf8, index: segmentIndex)
+            reader = segment.reader(bytes, index: segmentIndex)
+            end = segment.end
             let type = try reader.int(3, "SegmentType")
             guard type != 0, seenTypes & (1 << type) == 0 else {
                 throw .duplicateSegment(type: type, segment: segmentIndex)
@@ -110,37 +128,59 @@ extension TCString {
             publisherTC: publisherTC)
     }
 
-    /// Decodes the segment that starts at byte `start` of `utf8` into `bytes` and returns a reader over it, with the
-    /// byte offset of the segment's end (its `.` or the string's end). The segment's end is found by the decode
-    /// itself (``Base64URL/decodeSegment(_:from:into:)``); the errors are those of finding the `.` first, then
-    /// decoding the segment: an empty segment, or the first character outside the alphabet that is not trailing `=`
-    /// padding, at its character offset.
+    /// A segment decoded into the decode buffer from byte `base`, by ``decodeSegment(_:from:into:at:)``: where it
+    /// starts and ends in the string (its `.` or the string's end), where its data ends (before any trailing `=`),
+    /// and the first byte that is outside the alphabet and not trailing padding, if any (the bytes are then unusable).
+    struct DecodedSegment {
+        let start: Int
+        let end: Int
+        let dataEnd: Int
+        let badByte: Int?
+        let base: Int
+
+        /// Throws the segment's error, if it has one (its `index` in the string): the first character outside the
+        /// alphabet that is not trailing `=` padding, at its character offset; then an empty segment.
+        @inline(__always)
+        func check(in utf8: String.UTF8View, index: Int) throws(TCStringError) {
+            if let badByte {
+                // The error path: the segment as the former split gave it (up to its `.`), for the character and its
+                // offset. A decoded segment is ASCII up to the bad byte, so `start` is also its character offset.
+                let segmentEnd = TCString.segmentEnd(in: utf8, from: start)
+                let first = utf8.index(utf8.startIndex, offsetBy: start)
+                let segment = Substring(utf8[first..<utf8.index(first, offsetBy: segmentEnd - start)])
+                let (bad, characterOffset) = Base64URL.character(in: segment, atByte: badByte - start)
+                throw .invalidCharacter(bad, offset: start + characterOffset)
+            }
+            // (A bad byte is inside the segment, so a segment with one is never empty: the former order of the checks.)
+            guard end > start else { throw .emptySegment(index: index) }
+        }
+
+        /// A reader over the segment's bits in `bytes` (the buffer it was decoded into, as it is now).
+        @inline(__always)
+        func reader(_ bytes: [UInt8], index: Int) -> BitReader {
+            BitReader(bytes: bytes, startingAt: base, limit: (dataEnd - start) * 6, segment: index)
+        }
+    }
+
+    /// Decodes the segment that starts at byte `start` of `utf8` into `bytes` from byte `base` (at most
+    /// `bytes.count`). The segment's end is found by the decode itself (``Base64URL/decodeSegment(_:from:into:at:)``);
+    /// its errors (``DecodedSegment/check(in:index:)``) are those of finding the `.` first, then decoding the
+    /// segment.
     @inline(__always)
-    private static func segmentReader(
-        _ utf8: String.UTF8View, from start: Int, index: Int, bytes: inout [UInt8]
-    ) throws(TCStringError) -> (BitReader, Int) {
+    private static func decodeSegment(
+        _ utf8: String.UTF8View, from start: Int, into bytes: inout [UInt8], at base: Int
+    ) -> DecodedSegment {
         // Contiguous for a native string (the caller made it so); a copy otherwise.
         let (end, dataEnd, badByte) = utf8.withContiguousStorageIfAvailable {
-            Base64URL.decodeSegment($0, from: start, into: &bytes)
-        } ?? Array(utf8).withUnsafeBufferPointer { Base64URL.decodeSegment($0, from: start, into: &bytes) }
-        if let badByte {
-            // The error path: the segment as the former split gave it (up to its `.`), for the character and its
-            // offset. A decoded segment is ASCII up to the bad byte, so `start` is also its character offset.
-            let segmentEnd = TCString.segmentEnd(in: utf8, from: start)
-            let first = utf8.index(utf8.startIndex, offsetBy: start)
-            let segment = Substring(utf8[first..<utf8.index(first, offsetBy: segmentEnd - start)])
-            let (bad, characterOffset) = Base64URL.character(in: segment, atByte: badByte - start)
-            throw .invalidCharacter(bad, offset: start + characterOffset)
-        }
-        // (A bad byte is inside the segment, so a segment with one is never empty: the former order of the checks.)
-        guard end > start else { throw .emptySegment(index: index) }
-        return (BitReader(bytes: bytes, limit: (dataEnd - start) * 6, segment: index), end)
+            Base64URL.decodeSegment($0, from: start, into: &bytes, at: base)
+        } ?? Array(utf8).withUnsafeBufferPointer { Base64URL.decodeSegment($0, from: start, into: &bytes, at: base) }
+        return DecodedSegment(start: start, end: end, dataEnd: dataEnd, badByte: badByte, base: base)
     }
 
     /// The byte offset of the first `.` at or after byte `offset` of `utf8`, or its end. One pass over the contiguous
     /// UTF-8 bytes: splitting on Characters, the generic `split` or `firstIndex(of:)` on the UTF-8 view each cost
     /// more than decoding a segment. Only the error path looks for the `.` this way: a valid segment's end is found
-    /// by its decode (``Base64URL/decodeSegment(_:from:into:)``).
+    /// by its decode (``Base64URL/decodeSegment(_:from:into:at:)``).
     static func segmentEnd(in utf8: String.UTF8View, from offset: Int) -> Int {
         let dot = UInt8(ascii: ".")
         return utf8.withContiguousStorageIfAvailable { bytes in
@@ -164,14 +204,18 @@ extension TCString {
     private static func publisherRestrictions(_ reader: inout BitReader) throws(TCStringError) -> [PublisherRestriction] {
         let count = try reader.int(12, "NumPubRestrictions")
         var restrictions: [PublisherRestriction] = []
-        restrictions.reserveCapacity(count)
+        if count > 1 { restrictions.reserveCapacity(count) }
         for _ in 0..<count {
             let purpose = try reader.int(6, "PubRestriction PurposeId")
             let rawType = try reader.int(2, "PubRestriction RestrictionType")
             let vendors = try reader.ranges("Publisher Restrictions Section", maximum: nil)
             // A 2-bit value always names a case.
             let type = RestrictionType(rawValue: rawType) ?? .undefined
-            restrictions.append(PublisherRestriction(purposeID: purpose, restrictionType: type, vendors: vendors))
+            let restriction = PublisherRestriction(purposeID: purpose, restrictionType: type, vendors: vendors)
+            // One restriction, the usual count, as an array literal: its allocation is cheaper than reserving
+            // capacity (the array's growth path: ~120 instructions, callgrind).
+            if count == 1 { return [restriction] }
+            restrictions.append(restriction)
         }
         return restrictions
     }
