@@ -42,6 +42,11 @@ import Testing
         ("CQSbk4AQSbk4ANwAAAENAwCgAAAAAAAAAAYgACPAAAAA.gAAA", .unknownSegmentType(4, segment: 1)),
         ("CQSbk4AQSbk4+NwAAAENAw", .invalidCharacter("+", offset: 12)),
         ("CQSbk4AQ", .truncated(field: "LastUpdated", atBit: 42, segment: 0)),
+        // ConsentLanguage (bits 108-119, both letters read at once when both are there): cut before its first letter,
+        // after it, and after both.
+        ("CQSbk4AQSbk4ANwAAA", .truncated(field: "ConsentLanguage", atBit: 108, segment: 0)),
+        ("CQSbk4AQSbk4ANwAAAE", .truncated(field: "ConsentLanguage", atBit: 114, segment: 0)),
+        ("CQSbk4AQSbk4ANwAAAEN", .truncated(field: "VendorListVersion", atBit: 120, segment: 0)),
     ])
     func invalidStrings(input: String, expected: TCStringError) {
         #expect(throws: expected) { try TCString(decodingPrecisely: input) }

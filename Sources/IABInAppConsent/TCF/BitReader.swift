@@ -140,13 +140,30 @@ struct BitReader {
 
     /// Reads two letters of 6 bits each (a = 0 … z = 25), upper case.
     mutating func letters(_ field: @autoclosure () -> String) throws(TCStringError) -> String {
-        let first = try read(6, field())
-        let second = try read(6, field())
+        // Both letters in one read when both are there (34 instructions a decode, callgrind). A field cut short is
+        // read letter by letter and throws where it always did: at the first letter's bit, or at the second's when
+        // only the first fits.
+        let first: UInt64, second: UInt64
+        if remaining >= 12 {
+            let both = read12()
+            (first, second) = (both &>> 6, both & 0x3F)
+        } else {
+            first = try read(6, field())
+            second = try read(6, field())
+        }
         guard first < 26, second < 26 else {
             throw .invalidFieldValue(field: field(), value: "letter codes \(first), \(second) (a = 0 … z = 25)")
         }
         let index = Int(truncatingIfNeeded: first) &* 26 &+ Int(truncatingIfNeeded: second)
         return BitReader.letterPairs[index]
+    }
+
+    /// 12 bits, unchecked: the caller checked `remaining >= 12`.
+    @inline(__always)
+    private mutating func read12() -> UInt64 {
+        let value = bits(12)
+        bit &+= 12
+        return value
     }
 
     /// `AA` … `ZZ` (index `first * 26 + second`), built once: each is a small (inline) string, so ``letters(_:)``
