@@ -134,14 +134,12 @@ public struct IABKeySet: Sendable, Hashable, Sequence {
     /// Adds `key`, which the set must not hold yet: the mapping's way to fill a set it builds from distinct keys
     /// without looking each one up first.
     mutating func appendNew(_ key: IABKey, _ value: IABValue) {
-        assert(index(of: key) == nil, "IABKeySet.appendNew: \(key.rawValue) is already in the set")
-        entries.append(Entry(key, value))
+        appending(room: 1) { $0.appendNew(key, value) }
     }
 
     /// Adds a key the mapping writes (``Known``), which the set must not hold yet (as ``appendNew(_:_:)``).
     mutating func appendKnown(_ key: Known, _ value: IABValue) {
-        assert(index(of: IABKeySet.knownKeys[Int(key.rawValue)]) == nil, "IABKeySet.appendKnown: the key is already in the set")
-        entries.append(Entry(key, value))
+        appending(room: 1) { $0.appendKnown(key, value) }
     }
 
     /// Appends keys the set must not hold yet through `body`, with room for `extra` of them made once

@@ -274,8 +274,7 @@ struct BitReader {
     /// one 8-byte load, no bounds branch. Requires `bit >> 3 + 8 <= raw.count`.
     @inline(__always)
     static func paddedBits(_ count: Int, at bit: Int, in raw: UnsafeRawBufferPointer) -> UInt64 {
-        let word = UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: bit &>> 3, as: UInt64.self))
-        return (word &<< UInt64(bit & 7)) &>> UInt64(64 &- count)
+        entryWord(raw, at: bit) &>> UInt64(64 &- count)
     }
 
     /// How many words ``scanIntoWords(_:at:limit:left:maximum:small:end:)`` sets ids in (on the stack): ids up to
@@ -340,6 +339,16 @@ struct BitReader {
             var at = start
             var left = left
             let maximum = UInt(bitPattern: maximum)
+            // Makes words `0...word` initialised (zeroing the new ones); `false` when `word` is past the stack words.
+            @inline(__always)
+            func cover(_ word: Int) -> Bool {
+                if word >= zeroed {
+                    guard word < scanWords else { return false }
+                    (base + zeroed).initialize(repeating: 0, count: word &+ 1 &- zeroed)
+                    zeroed = word &+ 1
+                }
+                return true
+            }
             while left > 0 {
                 let word = entryWord(raw, at: at)
                 let head = word &>> 47
@@ -350,11 +359,7 @@ struct BitReader {
                     let index = first &- 1
                     guard at <= limit, UInt(bitPattern: index) < maximum else { return nil }
                     let word = index &>> 6
-                    if word >= zeroed {
-                        guard word < scanWords else { return nil }
-                        (base + zeroed).initialize(repeating: 0, count: word &+ 1 &- zeroed)
-                        zeroed = word &+ 1
-                    }
+                    guard cover(word) else { return nil }
                     base[word] |= 1 &<< UInt64(index & 63)
                 } else {
                     let last = Int(truncatingIfNeeded: (word &>> 31) & 0xFFFF)
@@ -362,12 +367,7 @@ struct BitReader {
                     // 1 <= first <= last in one unsigned compare, then last <= maximum.
                     guard at <= limit, UInt(bitPattern: first &- 1) < UInt(bitPattern: last),
                           UInt(bitPattern: last) <= maximum else { return nil }
-                    let lastWord = (last &- 1) &>> 6
-                    if lastWord >= zeroed {
-                        guard lastWord < scanWords else { return nil }
-                        (base + zeroed).initialize(repeating: 0, count: lastWord &+ 1 &- zeroed)
-                        zeroed = lastWord &+ 1
-                    }
+                    guard cover((last &- 1) &>> 6) else { return nil }
                     IDSet.setBits(first...last, in: UnsafeMutableBufferPointer(start: base, count: zeroed))
                 }
                 left &-= 1

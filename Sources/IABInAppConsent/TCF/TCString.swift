@@ -96,7 +96,16 @@ extension TCString {
         allowedVendors: IDSet? = nil,
         publisherTC: PublisherTC? = nil
     ) -> TCString {
-        TCString(version: version, createdDeciseconds: createdDeciseconds, lastUpdatedDeciseconds: lastUpdatedDeciseconds, cmpID: cmpID, cmpVersion: cmpVersion, consentScreen: consentScreen, consentLanguage: consentLanguage, vendorListVersion: vendorListVersion, policyVersion: policyVersion, isServiceSpecific: isServiceSpecific, useNonStandardTexts: useNonStandardTexts, specialFeatureOptIns: specialFeatureOptIns, purposeConsents: purposeConsents, purposeLegitimateInterests: purposeLegitimateInterests, purposeOneTreatment: purposeOneTreatment, publisherCountryCode: publisherCountryCode, vendorConsents: vendorConsents, vendorLegitimateInterests: vendorLegitimateInterests, publisherRestrictions: publisherRestrictions, disclosedVendors: disclosedVendors, allowedVendors: allowedVendors, publisherTC: publisherTC)
+        TCString(
+            version: version, createdDeciseconds: createdDeciseconds, lastUpdatedDeciseconds: lastUpdatedDeciseconds,
+            cmpID: cmpID, cmpVersion: cmpVersion, consentScreen: consentScreen, consentLanguage: consentLanguage,
+            vendorListVersion: vendorListVersion, policyVersion: policyVersion, isServiceSpecific: isServiceSpecific,
+            useNonStandardTexts: useNonStandardTexts, specialFeatureOptIns: specialFeatureOptIns,
+            purposeConsents: purposeConsents, purposeLegitimateInterests: purposeLegitimateInterests,
+            purposeOneTreatment: purposeOneTreatment, publisherCountryCode: publisherCountryCode,
+            vendorConsents: vendorConsents, vendorLegitimateInterests: vendorLegitimateInterests,
+            publisherRestrictions: publisherRestrictions, disclosedVendors: disclosedVendors,
+            allowedVendors: allowedVendors, publisherTC: publisherTC)
     }
 }
 
