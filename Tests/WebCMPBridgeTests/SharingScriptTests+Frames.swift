@@ -69,6 +69,11 @@ extension SharingScriptTests {
 
         """
 
+    /// What `locators()` prints when the script added all three locator frames, in its order.
+    static let threeLocators = JSONValue.array([
+        .string("IFRAME:__tcfapiLocator:none"), .string("IFRAME:__gppLocator:none"), .string("IFRAME:__uspapiLocator:none"),
+    ])
+
     static let frameRecord = ConsentRecord(
         strings: ConsentStrings(tcString: TestStrings.acceptAll, gppString: "DBABMA~" + TestStrings.acceptAll, usPrivacy: "1YNN"),
         savedAt: Date(timeIntervalSince1970: 1))
@@ -142,9 +147,7 @@ extension SharingScriptTests {
         #expect(output["watching"] == .number(1))
         #expect(output["withBodyOnly"] == .array([]))
         #expect(output["watchingWithBodyOnly"] == .number(1))
-        #expect(output["after"] == .array([
-            .string("IFRAME:__tcfapiLocator:none"), .string("IFRAME:__gppLocator:none"), .string("IFRAME:__uspapiLocator:none"),
-        ]))
+        #expect(output["after"] == Self.threeLocators)
         #expect(output["again"] == .number(3))
         #expect(output["stillWatching"] == .number(0))
         #expect(output["found"] == .string("object"))
@@ -162,9 +165,7 @@ extension SharingScriptTests {
             print({ withBodyOnly, after: locators() });
             """)
         #expect(output["withBodyOnly"] == .array([]))
-        #expect(output["after"] == .array([
-            .string("IFRAME:__tcfapiLocator:none"), .string("IFRAME:__gppLocator:none"), .string("IFRAME:__uspapiLocator:none"),
-        ]))
+        #expect(output["after"] == Self.threeLocators)
     }
 
     /// A frame the document's mutation observer cannot see (one inserted inside a shadow root) gets its locators at the
@@ -179,9 +180,7 @@ extension SharingScriptTests {
             print({ unseen, after: locators() });
             """)
         #expect(output["unseen"] == .array([]))
-        #expect(output["after"] == .array([
-            .string("IFRAME:__tcfapiLocator:none"), .string("IFRAME:__gppLocator:none"), .string("IFRAME:__uspapiLocator:none"),
-        ]))
+        #expect(output["after"] == Self.threeLocators)
         let frameless = try runFrames("""
             \(try install())
             insertBody();
@@ -215,6 +214,69 @@ extension SharingScriptTests {
             print(locators());
             """)
         #expect(output == .array([.string("IFRAME:__gppLocator:none"), .string("IFRAME:__uspapiLocator:none")]))
+    }
+
+    /// A record with a TC string only (the usual one in the EU): one locator, `__tcfapiLocator`. `__gpp` and
+    /// `__uspapi` would answer "no section applies" and "no data", what a frame concludes from finding no locator,
+    /// so the page is spared their frames; an update that brings a GPP and a US Privacy string adds their locators
+    /// (once: a further update adds none), and a frame then gets the strings through them.
+    @Test func locatorFramesAreAddedOnlyForAnAPIWithAStringAndWhenAnUpdateBringsOne() throws {
+        let tcfOnly = ConsentRecord(strings: ConsentStrings(tcString: TestStrings.acceptAll), savedAt: Date(timeIntervalSince1970: 1))
+        let output = try runFrames("""
+            \(try install(tcfOnly))
+            insertBody();
+            insertFrame();
+            const tcfOnly = locators();
+            const ad = child('https://ads.example');
+            send(ad, { __uspapiCall: { command: 'getUSPData', version: 1, callId: 'u-1' } });
+            \(try update())
+            const updated = locators();
+            send(ad, { __uspapiCall: { command: 'getUSPData', version: 1, callId: 'u-2' } });
+            \(try update(Self.frameRecord))
+            print({ tcfOnly, updated, again: locators().length,
+                    usp: ad.received.map(([m]) => [m.__uspapiReturn.callId, m.__uspapiReturn.success,
+                                                   m.__uspapiReturn.returnValue && m.__uspapiReturn.returnValue.uspString]) });
+            """)
+        #expect(output["tcfOnly"] == .array([.string("IFRAME:__tcfapiLocator:none")]))
+        #expect(output["updated"] == Self.threeLocators)
+        #expect(output["again"] == .number(3))
+        #expect(output["usp"] == .array([
+            .array([.string("u-1"), .bool(false), .null]), .array([.string("u-2"), .bool(true), .string("1YYN")]),
+        ]))
+    }
+
+    /// A US record (a GPP and a US Privacy string, no TC string): all three locators. `__tcfapi` still tells a frame
+    /// that GDPR does not apply, which a vendor cannot conclude from finding no CMP.
+    @Test func aRecordWithoutATCStringStillGetsTheTCFLocator() throws {
+        let us = ConsentRecord(strings: ConsentStrings(gppString: "DBABMA~" + TestStrings.acceptAll, usPrivacy: "1YNN"),
+                               gdprApplies: false, savedAt: Date(timeIntervalSince1970: 1))
+        let script = ConsentSharing.userScript(record: us, keys: IABKeySet(["IABTCF_gdprApplies": .int(0)]))
+        let output = try runFrames("""
+            \(script.source)
+            insertBody();
+            insertFrame();
+            let ping;
+            window.__tcfapi('ping', 2, (value) => { ping = value; });
+            print({ locators: locators(), gdprApplies: ping.gdprApplies });
+            """)
+        #expect(output["locators"] == Self.threeLocators)
+        #expect(output["gdprApplies"] == .bool(false))
+    }
+
+    /// An update before the page shows a frame adds nothing (a page without frames needs no locator); the page's first
+    /// frame then gets the locators of the strings the update brought.
+    @Test func anUpdateBeforeThePageHasAFrameAddsNoLocator() throws {
+        let tcfOnly = ConsentRecord(strings: ConsentStrings(tcString: TestStrings.acceptAll), savedAt: Date(timeIntervalSince1970: 1))
+        let output = try runFrames("""
+            \(try install(tcfOnly))
+            insertBody();
+            \(try update())
+            const beforeFrame = locators();
+            insertFrame();
+            print({ beforeFrame, after: locators() });
+            """)
+        #expect(output["beforeFrame"] == .array([]))
+        #expect(output["after"] == Self.threeLocators)
     }
 
     // MARK: __tcfapiCall
@@ -332,11 +394,12 @@ extension SharingScriptTests {
             insertFrame();
             const total = ad.received.length;
             const active = window.__webcmpSharing.active();
+            const whileReplaced = locators();
             // Had a frame's call been taken while the page's API was in place, it would come back to life here.
             window.__tcfapi = native.tcfapi;
             window.__gpp = native.gpp;
             \(try update(Self.frameRecord))
-            print({ registered, total, locators: locators(), active,
+            print({ registered, total, locators: whileReplaced, active, restoredLocators: locators(),
                     restored: ad.received.slice(total).map(([m]) => (m.__tcfapiReturn || m.__gppReturn).callId) });
             """)
         // Before: addEventListener answered (TCF: 1 message, GPP: listenerRegistered + signalStatus).
@@ -345,6 +408,8 @@ extension SharingScriptTests {
         #expect(output["locators"] == .array([]))
         #expect(output["active"] == .object(["tcfapi": .bool(false), "gpp": .bool(false)]))
         #expect(output["restored"] == .array([.string("before"), .string("gpp-before"), .string("gpp-before")]))
+        // Native-backed again (and the page has a frame): the next update adds their locators, not __uspapi's.
+        #expect(output["restoredLocators"] == .array([.string("IFRAME:__tcfapiLocator:none"), .string("IFRAME:__gppLocator:none")]))
     }
 
     // MARK: __gppCall and __uspapiCall

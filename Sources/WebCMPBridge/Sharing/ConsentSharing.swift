@@ -23,8 +23,8 @@ import Foundation
 ///   `__tcfapiLocator` frame of an ancestor, and would never see ``updateScript(record:keys:)``, which runs in the main
 ///   frame). While a native-backed API is the page's one, the main frame has its locator frame (`__tcfapiLocator`,
 ///   `__gppLocator`, `__uspapiLocator`; added once `<body>` exists and the page has a frame of its own, and only when
-///   the page has no frame of that name)
-///   and answers `{__tcfapiCall: {command, parameter, version, callId}}` with
+///   the page has no frame of that name; `__gppLocator` and `__uspapiLocator` only with a stored GPP or US Privacy
+///   string, or once an update brings one) and answers `{__tcfapiCall: {command, parameter, version, callId}}` with
 ///   `{__tcfapiReturn: {returnValue, success, callId}}` on `event.source` (likewise `__gppCall`/`__gppReturn`,
 ///   `__uspapiCall`/`__uspapiReturn`; a request sent as JSON text gets a JSON text reply). `addEventListener` through
 ///   a message answers again with the same `callId` on every update. Once a page CMP replaced the function, the script

@@ -50,6 +50,9 @@ struct Arguments {
     /// `--long-page` (`sharing-cost`): the content page has 4,000 paragraphs (about 350 KB), so that it is parsed in
     /// several chunks, not one.
     var longPage = false
+    /// `--tc-string-only` (`sharing-cost`): the stored record has a TC string only (the usual record in the EU), not
+    /// a TC, a GPP and a US Privacy string.
+    var tcStringOnly = false
     /// `--cycles` (`soak`).
     var cycles = 200
     /// `--minimal-bodies` (`soak`).
@@ -93,7 +96,7 @@ struct Arguments {
     ]
     /// The flags.
     static let flagOptions: Set<String> = [
-        "--json", "--with-frame", "--long-page", "--raw", "--settings", "--terminate-web-process", "--app-context", "--minimal-bodies",
+        "--json", "--with-frame", "--long-page", "--tc-string-only", "--raw", "--settings", "--terminate-web-process", "--app-context", "--minimal-bodies",
         "--retain-bridges", "--help", "-h",
     ]
 
@@ -118,6 +121,7 @@ struct Arguments {
         json = parsed.has("--json")
         withFrame = parsed.has("--with-frame")
         longPage = parsed.has("--long-page")
+        tcStringOnly = parsed.has("--tc-string-only")
         raw = parsed.has("--raw")
         settings = parsed.has("--settings")
         terminateWebProcess = parsed.has("--terminate-web-process")

@@ -21,7 +21,8 @@ import WebCMPHostGTK
 /// iframe of the page's own into the content page: the sharing script then adds its three locator frames (it adds
 /// none to a page without frames, `consent-sharing.js`), and the rows say what that costs. `--long-page` makes the
 /// page 4,000 paragraphs long instead of 40 (about 350 KB), so that WebKit parses it in several chunks with tasks in
-/// between, as a real article arriving from the network is, rather than in one.
+/// between, as a real article arriving from the network is, rather than in one. `--tc-string-only` stores a record
+/// with the TC string alone (the usual record in the EU), for which the script adds one locator frame, not three.
 @MainActor
 enum SharingCost {
     /// The content page: ordinary markup, a page script, and the timing it reports once `DOMContentLoaded` fired.
@@ -57,7 +58,7 @@ enum SharingCost {
         do { try Data(page(withFrame: arguments.withFrame, paragraphs: arguments.longPage ? 4000 : 40).utf8).write(to: file) } catch { fail("cannot write \(file.path): \(error)", code: 1) }
         defer { try? FileManager.default.removeItem(at: file) }
 
-        let (record, keys) = storedConsent()
+        let (record, keys) = storedConsent(tcStringOnly: arguments.tcStringOnly)
         let sharing = SharingConfiguration(contentOrigins: ["https://www.example.com"])
         let withSharing = GTKWebView(), without = GTKWebView()
         defer {
@@ -97,6 +98,7 @@ enum SharingCost {
         let (scripts, scriptsInterval) = meanAndInterval(scriptDifferences)
         let (load, loadInterval) = meanAndInterval(loadDifferences)
         let page = (arguments.longPage ? "long " : "") + (arguments.withFrame ? "content page with a frame" : "content page")
+            + (arguments.tcStringOnly ? ", TC string only" : "")
         let rows: [(String, Double, String)] = [
             ("\(page) DOMContentLoaded, with sharing, median ms", Measure.percentile(withTimes, 0.5), "(reference)"),
             ("\(page) DOMContentLoaded, without, median ms", Measure.percentile(withoutTimes, 0.5), "(reference)"),
@@ -120,6 +122,7 @@ enum SharingCost {
                 "sharingRanInTheViewWithSharingOnly": .bool(true),
                 "withFrame": .bool(arguments.withFrame),
                 "longPage": .bool(arguments.longPage),
+                "tcStringOnly": .bool(arguments.tcStringOnly),
                 "pairs": .number(Double(differences.count)),
                 "rows": .array(rows.map { .object(["name": .string($0.0), "value": .number($0.1), "budget": .string($0.2)]) }),
             ]))
@@ -163,8 +166,8 @@ enum SharingCost {
     }
 
     /// A stored record as an app would have it: a TC string with every purpose and 1,000 vendors, a GPP string and
-    /// a US Privacy string, and the keys the sharing script reads.
-    static func storedConsent() -> (ConsentRecord, IABKeySet) {
+    /// a US Privacy string (or, with `tcStringOnly`, the TC string alone), and the keys the sharing script reads.
+    static func storedConsent(tcStringOnly: Bool = false) -> (ConsentRecord, IABKeySet) {
         let vendors = IDSet(1...1000)
         let tcString = (try? TCString.model(
             createdDeciseconds: 17_500_000_000, lastUpdatedDeciseconds: 17_500_000_000, cmpID: 300, cmpVersion: 2,
@@ -174,8 +177,8 @@ enum SharingCost {
             disclosedVendors: vendors
         ).encoded()) ?? ""
         let record = ConsentRecord(
-            strings: ConsentStrings(tcString: tcString, gppString: "DBABMA~CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA",
-                                    usPrivacy: "1YNN"),
+            strings: tcStringOnly ? ConsentStrings(tcString: tcString) : ConsentStrings(
+                tcString: tcString, gppString: "DBABMA~CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA", usPrivacy: "1YNN"),
             gdprApplies: true, savedAt: Date())
         let keys = IABKeySet([
             "IABTCF_gdprApplies": .int(1), "IABTCF_CmpSdkID": .int(300), "IABTCF_CmpSdkVersion": .int(2),

@@ -17,7 +17,7 @@ let usage = """
            webcmp-host reject-all --state DIR       (programmatic reject-all of the stored consent)
            webcmp-host selftest-escaping [--count N]
            webcmp-host bench [URL] [--saves N=200] [--json]
-           webcmp-host sharing-cost [--pairs N=200] [--with-frame] [--long-page] [--json]
+           webcmp-host sharing-cost [--pairs N=200] [--with-frame] [--long-page] [--tc-string-only] [--json]
            webcmp-host soak [URL] [--saves N=10000] [--cycles M=200] [--minimal-bodies] [--retain-bridges] [--json]
 
     run    loads a hosted CMP page in real WebKit (WebKitGTK) through the WebCMPBridge bridge, clicks the given
@@ -96,7 +96,8 @@ let usage = """
            them (same page, --pairs N paired loads, alternating order), mean of the differences against 1 ms; exit 1
            when missed. Beside it the scripts' own parse + run time and the cost to the load event; --with-frame: the
            page has an iframe of its own (the sharing script then adds its locator frames); --long-page: 4,000
-           paragraphs instead of 40, parsed in several chunks.
+           paragraphs instead of 40, parsed in several chunks; --tc-string-only: the stored record has a TC string
+           only (the usual record in the EU: one locator frame, not three).
     soak   memory of the host process over N saves in one page session, and over M create → load → save →
            invalidate cycles; exit 1 when a target is missed. --minimal-bodies posts {type: "save", tcstring} only
            (JavaScriptCore then collects the message values less often: resident memory rises between collections).

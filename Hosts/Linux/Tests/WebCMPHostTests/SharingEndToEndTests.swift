@@ -118,11 +118,12 @@ import WebCMPToolSupport
         #expect(start["ownGpp"] == .string("undefined"))
         #expect(start["ownUspapi"] == .string("undefined"))
         #expect(start["ownSharing"] == .string("undefined"))
+        // The stored consent has a TC string only (Gravito's sample): the __tcfapi locator, and none for __gpp and
+        // __uspapi, which have nothing to tell a frame.
         #expect(start["tcfapiLocator"] == .string("top"))
-        #expect(start["gppLocator"] == .string("top"))
-        #expect(start["uspapiLocator"] == .string("top"))
-        // One locator frame each in the top document.
-        #expect(evaluated.last == .array([.number(1), .number(1), .number(1)]))
+        #expect(start["gppLocator"] == .string("none"))
+        #expect(start["uspapiLocator"] == .string("none"))
+        #expect(evaluated.last == .array([.number(1), .number(0), .number(0)]))
 
         let answers = reports.filter { $0["type"] == .string("answer") }
         func answered(_ callId: String) -> [JSONValue] { answers.filter { $0["callId"] == .string(callId) } }
@@ -151,6 +152,25 @@ import WebCMPToolSupport
         // The main frame itself answers with the new consent too.
         #expect(output["nativeBacked"]?["tcfapi"] == .bool(true))
         #expect(output["tcData"]?["tcString"] == .string(newString))
+    }
+
+    /// The page showed its frame with a TC string only stored (one locator); the app then hands it a US consent (a
+    /// GPP and a US Privacy string, from the US-mode sample): the update adds `__gppLocator` and `__uspapiLocator`,
+    /// one each, in real WebKit.
+    @Test func anUpdateThatBringsAGPPAndAUSPrivacyStringAddsTheirLocatorFrames() async throws {
+        let (state, _) = try await Self.acceptedState()
+        let us = try await GPCEndToEndTests.usState(optedOut: true)
+        let frame = Self.otherPage + "/ad-frame.html"
+        let page = Self.page + "/content-with-ad-frame.html?frame="
+            + frame.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let output = try await Self.share([
+            page, "--state", state, "--update-from", us,
+            "--eval", "['__tcfapiLocator', '__gppLocator', '__uspapiLocator'].map(function (n) { return document.getElementsByName(n).length; })",
+            "--eval", "(function () { var r; window.__uspapi('getUSPData', 1, function (d, ok) { r = [d && d.uspString, ok]; }); return r; })()",
+        ])
+        let evaluated = try #require(output["eval"]?.arrayValue)
+        #expect(evaluated.first == .array([.number(1), .number(1), .number(1)]), "\(output)")
+        #expect(evaluated.last == .array([.string("1YYN"), .bool(true)]))
     }
 
     @Test func updateFromAMissingStateIsAUsageError() async throws {

@@ -52,10 +52,13 @@
       gppString: state.gppString || '', parsedSections: {}
     };
   };
+  // Set once the locator frames' code below has run (an update can only come later).
+  var addLocators = null;
   var notify = function (callback, data, success) { try { callback(data, success); } catch (e) {} };
   var sharing = {
     update: function (next) {
       state = next;
+      if (addLocators) { addLocators(false); }
       Object.keys(listeners).forEach(function (id) {
         if (!listeners[id]) { return; }
         var data = tcData('useractioncomplete', Number(id));
@@ -224,32 +227,38 @@
 
   // The locator frames ("__tcfapiLocator", "__gppLocator", "__uspapiLocator") tell scripts in frames that an
   // ancestor answers (TCF CMP API v2.2, "How can scripts on a page determine if there is a CMP present?"). One is
-  // added for each native-backed API still in place, and only when the page has no frame of that name (a page CMP's
-  // stub may have added it). Not at document start: the IAB reference stubs install their __tcfapi / __gpp only when
-  // they find no locator, and a page stub runs in the <head> (CMP API v2.2, "Requirements for the CMP 'stub' API
-  // script"), after this script. And only once the page has a frame of its own (window.length > 0): only scripts in
-  // frames look for a locator, and each locator is a frame that WebKit builds synchronously on insertion (its
-  // browsing context and initial document: 1-4 ms each, 5-14 ms for the three, in WebKitGTK on a 2-core machine,
-  // scripts/bench-sharing), a cost a page without frames would pay for nothing. They are built here, in the task that
-  // showed the page's first frame, and not in a later task: a later task saves DOMContentLoaded only on a page parsed
-  // in one chunk (a long page runs it between two chunks and pays all the same, measured), and a script that fills a
-  // frame without a URL in the same task would then miss them until that task ran (docs/Benchmarks.md). The mutation
-  // observer sees the first frame at the next microtask checkpoint after its insertion: after the parser's current
-  // chunk or the inserting script, before that frame's document loads from its URL. A script that inserts a frame and
-  // writes a script into it synchronously runs that script before the locators exist; it finds them from its next task
-  // on. Without MutationObserver (no current engine) the frames are added at DOMContentLoaded, frames or not.
+  // added for each native-backed API still in place that has a signal to give, and only when the page has no frame of
+  // that name (a page CMP's stub may have added it): __tcfapi's always (without a TC string it still tells a frame
+  // whether GDPR applies), __gpp's with a GPP string and __uspapi's with a US Privacy string (without one they answer
+  // "no section applies" and "no data", which is what a frame concludes from finding no locator). A string that
+  // arrives later (an update from the app) adds its locator then. Not at document start: the IAB reference stubs
+  // install their __tcfapi / __gpp only when they find no locator, and a page stub runs in the <head> (CMP API v2.2,
+  // "Requirements for the CMP 'stub' API script"), after this script. And only once the page has a frame of its own
+  // (window.length > 0): only scripts in frames look for a locator, and each locator is a frame that WebKit builds
+  // synchronously on insertion (its browsing context and initial document: 0.3-1 ms each idle, several under load, in
+  // WebKitGTK on a 2-core machine, scripts/bench-sharing), a cost a page without frames would pay for nothing. They
+  // are built here, in the task that showed the page's first frame, and not in a later task: a later task saves
+  // DOMContentLoaded only on a page parsed in one chunk (a long page runs it between two chunks and pays all the same,
+  // measured), and a script that fills a frame without a URL in the same task would then miss them until that task
+  // ran (docs/Benchmarks.md). The mutation observer sees the first frame at the next microtask checkpoint after its
+  // insertion: after the parser's current chunk or the inserting script, before that frame's document loads from its
+  // URL. A script that inserts a frame and writes a script into it synchronously runs that script before the locators
+  // exist; it finds them from its next task on. Without MutationObserver (no current engine) the frames are added at
+  // DOMContentLoaded, frames or not.
   var locators = [
-    { name: '__tcfapiLocator', active: frameAPIs[0].active },
-    { name: '__gppLocator', active: frameAPIs[1].active },
-    { name: '__uspapiLocator', active: frameAPIs[2].active }
+    { name: '__tcfapiLocator', wanted: function () { return frameAPIs[0].active(); } },
+    { name: '__gppLocator', wanted: function () { return frameAPIs[1].active() && !!state.gppString; } },
+    { name: '__uspapiLocator', wanted: function () { return frameAPIs[2].active() && !!state.uspString; } }
   ];
-  var locatorsAdded = false;
-  var addLocators = function (framesOrNot) {
-    if (locatorsAdded || typeof document === 'undefined' || !document || !document.body) { return locatorsAdded; }
-    if (!framesOrNot && !(window.length > 0)) { return false; }
-    locatorsAdded = true;
+  var pageHasFrames = false;
+  // Whether the page has shown a frame (or, with framesOrNot, is taken to have one): then every wanted locator the
+  // page lacks is added. Called again by each update, for a string that arrived with it.
+  addLocators = function (framesOrNot) {
+    if (typeof document === 'undefined' || !document || !document.body) { return pageHasFrames; }
+    if (!pageHasFrames && !framesOrNot && !(window.length > 0)) { return false; }
+    pageHasFrames = true;
     locators.forEach(function (locator) {
-      if (!locator.active()) { return; }
+      if (locator.added || !locator.wanted()) { return; }
       try {
         if (window.frames[locator.name]) { return; }
         var frame = document.createElement('iframe');
@@ -258,6 +267,7 @@
         frame.setAttribute('aria-hidden', 'true');
         frame.setAttribute('tabindex', '-1');
         document.body.appendChild(frame);
+        locator.added = true;
       } catch (e) {}
     });
     return true;
