@@ -77,6 +77,9 @@ extension SharingScriptTests {
     static let frameRecord = ConsentRecord(
         strings: ConsentStrings(tcString: TestStrings.acceptAll, gppString: "DBABMA~" + TestStrings.acceptAll, usPrivacy: "1YNN"),
         savedAt: Date(timeIntervalSince1970: 1))
+    /// The usual EU record: a TC string only.
+    static let tcfOnlyRecord = ConsentRecord(
+        strings: ConsentStrings(tcString: TestStrings.acceptAll), savedAt: Date(timeIntervalSince1970: 1))
     static let frameChanged = ConsentRecord(
         strings: ConsentStrings(tcString: TestStrings.rejectAll, gppString: "DBABMA~" + TestStrings.rejectAll, usPrivacy: "1YYN"),
         savedAt: Date(timeIntervalSince1970: 2))
@@ -221,9 +224,8 @@ extension SharingScriptTests {
     /// so the page is spared their frames; an update that brings a GPP and a US Privacy string adds their locators
     /// (once: a further update adds none), and a frame then gets the strings through them.
     @Test func locatorFramesAreAddedOnlyForAnAPIWithAStringAndWhenAnUpdateBringsOne() throws {
-        let tcfOnly = ConsentRecord(strings: ConsentStrings(tcString: TestStrings.acceptAll), savedAt: Date(timeIntervalSince1970: 1))
         let output = try runFrames("""
-            \(try install(tcfOnly))
+            \(try install(Self.tcfOnlyRecord))
             insertBody();
             insertFrame();
             const tcfOnly = locators();
@@ -266,9 +268,8 @@ extension SharingScriptTests {
     /// An update before the page shows a frame adds nothing (a page without frames needs no locator); the page's first
     /// frame then gets the locators of the strings the update brought.
     @Test func anUpdateBeforeThePageHasAFrameAddsNoLocator() throws {
-        let tcfOnly = ConsentRecord(strings: ConsentStrings(tcString: TestStrings.acceptAll), savedAt: Date(timeIntervalSince1970: 1))
         let output = try runFrames("""
-            \(try install(tcfOnly))
+            \(try install(Self.tcfOnlyRecord))
             insertBody();
             \(try update())
             const beforeFrame = locators();

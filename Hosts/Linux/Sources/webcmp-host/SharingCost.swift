@@ -167,7 +167,7 @@ enum SharingCost {
 
     /// A stored record as an app would have it: a TC string with every purpose and 1,000 vendors, a GPP string and
     /// a US Privacy string (or, with `tcStringOnly`, the TC string alone), and the keys the sharing script reads.
-    static func storedConsent(tcStringOnly: Bool = false) -> (ConsentRecord, IABKeySet) {
+    static func storedConsent(tcStringOnly: Bool) -> (ConsentRecord, IABKeySet) {
         let vendors = IDSet(1...1000)
         let tcString = (try? TCString.model(
             createdDeciseconds: 17_500_000_000, lastUpdatedDeciseconds: 17_500_000_000, cmpID: 300, cmpVersion: 2,

@@ -14,6 +14,15 @@ import WebCMPToolSupport
     /// The second server under another host name: another origin, and another cookie host (cookies ignore ports).
     static var otherPage: String { E2E.servers.1.replacingOccurrences(of: "127.0.0.1", with: "localhost") + "/" + E2E.pages }
 
+    /// A content page without a CMP that embeds `ad-frame.html` from the other origin.
+    static var adFramePage: String {
+        let frame = otherPage + "/ad-frame.html"
+        return page + "/content-with-ad-frame.html?frame=" + frame.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+    }
+    /// How many frames named `__tcfapiLocator`, `__gppLocator` and `__uspapiLocator` the top document has.
+    static let locatorCounts =
+        "['__tcfapiLocator', '__gppLocator', '__uspapiLocator'].map(function (n) { return document.getElementsByName(n).length; })"
+
     static func share(_ arguments: [String]) async throws -> JSONValue {
         let (status, stdout) = try await E2E.host(["share"] + arguments + ["--json"])
         #expect(status == 0)
@@ -102,12 +111,9 @@ import WebCMPToolSupport
         let newString = try #require(rejected.keys["IABTCF_TCString"]?.stringValue)
         #expect(newString != stored)
         let frameOrigin = E2E.servers.1.replacingOccurrences(of: "127.0.0.1", with: "localhost")
-        let frame = Self.otherPage + "/ad-frame.html"
-        let page = Self.page + "/content-with-ad-frame.html?frame="
-            + frame.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         let output = try await Self.share([
-            page, "--state", state, "--update-from", changed, "--eval", "window.__frameReports",
-            "--eval", "['__tcfapiLocator', '__gppLocator', '__uspapiLocator'].map(function (n) { return document.getElementsByName(n).length; })",
+            Self.adFramePage, "--state", state, "--update-from", changed, "--eval", "window.__frameReports",
+            "--eval", Self.locatorCounts,
         ])
         let evaluated = try #require(output["eval"]?.arrayValue)
         let reports = try #require(evaluated.first?.arrayValue)
@@ -160,12 +166,9 @@ import WebCMPToolSupport
     @Test func anUpdateThatBringsAGPPAndAUSPrivacyStringAddsTheirLocatorFrames() async throws {
         let (state, _) = try await Self.acceptedState()
         let us = try await GPCEndToEndTests.usState(optedOut: true)
-        let frame = Self.otherPage + "/ad-frame.html"
-        let page = Self.page + "/content-with-ad-frame.html?frame="
-            + frame.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         let output = try await Self.share([
-            page, "--state", state, "--update-from", us,
-            "--eval", "['__tcfapiLocator', '__gppLocator', '__uspapiLocator'].map(function (n) { return document.getElementsByName(n).length; })",
+            Self.adFramePage, "--state", state, "--update-from", us,
+            "--eval", Self.locatorCounts,
             "--eval", "(function () { var r; window.__uspapi('getUSPData', 1, function (d, ok) { r = [d && d.uspString, ok]; }); return r; })()",
         ])
         let evaluated = try #require(output["eval"]?.arrayValue)
