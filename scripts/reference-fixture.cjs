@@ -8,38 +8,24 @@
 // have, as the encoder writes them), the PublisherTC, DisclosedVendors and AllowedVendors segments in any order,
 // creation dates from 2020 to 2027, every policy version the TCF has used.
 'use strict';
-const args = process.argv.slice(2);
-const core = require(require('path').resolve(args[0]));
-const option = (name, fallback) => {
-  const index = args.indexOf(name);
-  return index < 0 ? fallback : Number(args[index + 1]);
-};
-const count = option('--count', 200);
-const seed = option('--seed', 20261129);
-
-// SplitMix32: a small seeded generator, so that the same seed writes the same fixture.
-let state = seed >>> 0;
-const random = () => {
-  state = (state + 0x9e3779b9) >>> 0;
-  let z = state;
-  z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
-  z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-  return ((z ^ (z >>> 16)) >>> 0) / 4294967296;
-};
-const integer = (low, high) => low + Math.floor(random() * (high - low + 1));
-const chance = (p) => random() < p;
-const pick = (values) => values[integer(0, values.length - 1)];
+const setup = require('./reference-fixture-random.cjs')(process.argv);
+const { library: core, count, seed, random, integer, chance, pick } = setup;
 
 // A set of ids in one of the shapes real strings have; the encoder chooses bitfield or ranges by length.
 const idSet = (maxId) => {
   const ids = new Set();
   // (Random dense sets only up to 1,200 ids: their runs would make the fixture large, and they are bitfields anyway.)
-  switch (pick(maxId <= 1200 ? ['empty', 'sparse', 'dense', 'runs', 'all', 'one'] : ['empty', 'sparse', 'runs', 'all', 'one'])) {
+  const shapes = ['empty', 'sparse', 'runs', 'all', 'one'].concat(maxId <= 1200 ? ['dense'] : []);
+  switch (pick(shapes)) {
   case 'empty': break;
   case 'one': ids.add(integer(1, maxId)); break;
   case 'all': for (let id = 1; id <= maxId; id++) { ids.add(id); } break;
   case 'sparse': { const n = integer(1, 12); for (let i = 0; i < n; i++) { ids.add(integer(1, maxId)); } break; }
-  case 'dense': { const p = random(); for (let id = 1; id <= maxId; id++) { if (random() < p) { ids.add(id); } } break; }
+  case 'dense': {
+    const p = random();
+    for (let id = 1; id <= maxId; id++) { if (random() < p) { ids.add(id); } }
+    break;
+  }
   case 'runs': {
     const n = integer(1, 8);
     for (let i = 0; i < n; i++) {
@@ -173,8 +159,8 @@ const cases = [];
 for (let i = 0; i < count; i++) { cases.push(makeString(i)); }
 const fixture = {
   description: 'TC strings encoded by the IAB reference library @iabtcf/core 1.5.6 (its SegmentEncoder, from random '
-    + 'models) and the fields the same library decodes from each (TCString.decode). Written by scripts/reference-fixture '
-    + '(seed ' + seed + ', ' + count + ' strings); id sets are [first, last] runs.',
+    + 'models) and the fields the same library decodes from each (TCString.decode). Written by '
+    + 'scripts/reference-fixture (seed ' + seed + ', ' + count + ' strings); id sets are [first, last] runs.',
   cases,
 };
 process.stdout.write(JSON.stringify(fixture, null, 0).replace(/\{"name"/g, '\n{"name"') + '\n');

@@ -77,7 +77,9 @@ import Testing
         var restrictionTypes: [Int: [Int: Int]] {
             var types: [Int: [Int: Int]] = [:]
             for restriction in publisherRestrictions {
-                for vendor in restriction.vendors.ids { types[restriction.purpose, default: [:]][vendor] = restriction.type }
+                for vendor in restriction.vendors.ids {
+                    types[restriction.purpose, default: [:]][vendor] = restriction.type
+                }
             }
             return types
         }
@@ -135,7 +137,9 @@ import Testing
         #expect(model.allowedVendors == expected.allowedVendors?.ids)
         var types: [Int: [Int: Int]] = [:]
         for restriction in model.publisherRestrictions {
-            for vendor in restriction.vendors { types[restriction.purposeID, default: [:]][vendor] = restriction.restrictionType.rawValue }
+            for vendor in restriction.vendors {
+                types[restriction.purposeID, default: [:]][vendor] = restriction.restrictionType.rawValue
+            }
         }
         #expect(types == expected.restrictionTypes)
         #expect(model.publisherTC?.purposeConsents == expected.publisherTC?.purposeConsents.ids)
@@ -160,7 +164,9 @@ import Testing
         #expect(keys["IABTCF_PurposeOneTreatment"] == .int(expected.purposeOneTreatment ? 1 : 0))
         #expect(keys["IABTCF_UseNonStandardTexts"] == .int(expected.useNonStandardTexts ? 1 : 0))
         #expect(Self.ids(inBinaryString: keys["IABTCF_VendorConsents"]) == expected.vendorConsents.ids)
-        #expect(Self.ids(inBinaryString: keys["IABTCF_VendorLegitimateInterests"]) == expected.vendorLegitimateInterests.ids)
+        #expect(
+            Self.ids(inBinaryString: keys["IABTCF_VendorLegitimateInterests"])
+                == expected.vendorLegitimateInterests.ids)
         #expect(Self.ids(inBinaryString: keys["IABTCF_PurposeConsents"]) == expected.purposeConsents.ids)
         #expect(
             Self.ids(inBinaryString: keys["IABTCF_PurposeLegitimateInterests"])
