@@ -1,6 +1,6 @@
-// Writes Tests/IABInAppConsentTests/Fixtures/gppstrings-reference.json: GPP strings that the IAB Tech Lab reference
-// library, iabgpp-es 3.2.0 (@iabgpp/cmpapi), encoded from random models, each with what the same library decodes
-// from it: the header's section ids, each section's string, and every field of each US section as the GPP in-app
+// Writes a GPP reference fixture (Tests/IABInAppConsentTests/Fixtures/gppstrings-reference*.json): GPP strings that
+// the IAB Tech Lab reference library iabgpp-es (@iabgpp/cmpapi; 3.2.0, and 3.1.4 for the sections' first versions)
+// encoded from random models, each with what the same library decodes from it: the header's section ids, each section's string, and every field of each US section as the GPP in-app
 // key it becomes. The test ReferenceGPPAgreementTests holds our GPP reader and key mapping to those answers.
 // Run by scripts/reference-fixture; a tool only, never part of the library.
 //   node scripts/reference-fixture-gpp.cjs BUNDLE [--count N] [--seed S]   → the fixture's JSON on standard output
@@ -9,8 +9,15 @@
 // Integer unchanged, a list of integers → its values joined by "_").
 'use strict';
 const setup = require('./reference-fixture-random.cjs')(process.argv);
-const { library: gpp, count, seed, integer, chance, pick } = setup;
+const { library: gpp, libraryVersion, count, seed, integer, chance, pick } = setup;
 
+// Some versions' encoders refuse combinations of notice and opt-out values (iabgpp-es 3.1.x validates each segment
+// before encoding it); what is compared is the decoding, so every combination a string can carry is written.
+Object.values(gpp).forEach((value) => {
+  if (typeof value === 'function' && value.prototype && typeof value.prototype.validate === 'function') {
+    value.prototype.validate = () => {};
+  }
+});
 const usSections = gpp.Sections.SECTION_ORDER.filter((name) => name.startsWith('us') && name !== 'uspv1');
 // Fields the library sets itself (versions, sub-section types) are left as it writes them.
 const fixedFields = new Set(['Version', 'MspaVersion', 'GpcSegmentType', 'SubsectionType']);
@@ -60,6 +67,8 @@ const makeString = (index) => {
   };
   ids.forEach((id, position) => { keys['IABGPP_' + id + '_String'] = sectionStrings[position]; });
   chosen.forEach((name) => {
+    // (A field read first: iabgpp-es 3.1.x decodes a section only then, and getSection alone gives its defaults.)
+    decoded.getFieldValue(name, 'MspaCoveredTransaction');
     const section = decoded.getSection(name);
     Object.entries(section).forEach(([field, value]) => {
       if (field === 'GpcSegmentType' || field === 'GpcSegmentIncluded') { return; }
@@ -76,7 +85,8 @@ const makeString = (index) => {
 const cases = [];
 for (let i = 0; i < count; i++) { cases.push(makeString(i)); }
 const fixture = {
-  description: 'GPP strings encoded by the IAB Tech Lab reference library iabgpp-es 3.2.0 (GppModel.encode, from '
+  description: 'GPP strings encoded by the IAB Tech Lab reference library iabgpp-es ' + libraryVersion
+    + ' (GppModel.encode, from '
     + 'random models of its US sections, sometimes with the US Privacy, TCF EU and TCF Canada sections) and, from the '
     + 'same library\'s decoding, the GPP in-app keys of the header, each section string and every US section field. '
     + 'Written by scripts/reference-fixture (seed ' + seed + ', ' + count + ' strings).',

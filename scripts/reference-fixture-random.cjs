@@ -17,8 +17,11 @@ module.exports = (argv) => {
     return ((z ^ (z >>> 16)) >>> 0) / 4294967296;
   };
   const integer = (low, high) => low + Math.floor(random() * (high - low + 1));
+  const path = require('path');
   return {
-    library: require(require('path').resolve(args[0])),
+    library: require(path.resolve(args[0])),
+    // The library's version, from the bundle's name (scripts/iab-bundle: NAME-VERSION.cjs).
+    libraryVersion: (path.basename(args[0]).match(/-(\d[\d.]*)\.cjs$/) || [null, '?'])[1],
     count: option('--count', 200),
     seed,
     random,
