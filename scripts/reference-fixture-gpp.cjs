@@ -1,7 +1,8 @@
 // Writes a GPP reference fixture (Tests/IABInAppConsentTests/Fixtures/gppstrings-reference*.json): GPP strings that
 // the IAB Tech Lab reference library iabgpp-es (@iabgpp/cmpapi; 3.2.0, and 3.1.4 for the sections' first versions)
-// encoded from random models, each with what the same library decodes from it: the header's section ids, each section's string, and every field of each US section as the GPP in-app
-// key it becomes. The test ReferenceGPPAgreementTests holds our GPP reader and key mapping to those answers.
+// encoded from random models, each with what the same library decodes from it: the header's version and section
+// ids, each section's string, and every field of each US section as the GPP in-app key it becomes. The test
+// ReferenceGPPAgreementTests holds our GPP reader and key mapping to those answers.
 // Run by scripts/reference-fixture; a tool only, never part of the library.
 //   node scripts/reference-fixture-gpp.cjs BUNDLE [--count N] [--seed S]   → the fixture's JSON on standard output
 // The in-app keys follow GPP CMP API v1.1 "In-App Details": IABGPP_HDR_Sections (ids joined by "_"),
@@ -61,7 +62,7 @@ const makeString = (index) => {
   const ids = decoded.getSectionIds();
   const sectionStrings = string.split('~').slice(1);
   const keys = {
-    IABGPP_HDR_Version: '1',
+    IABGPP_HDR_Version: String(decoded.getHeader().Version),
     IABGPP_HDR_Sections: ids.join('_'),
     IABGPP_HDR_GppString: string,
   };
