@@ -1,7 +1,8 @@
 // Writes a GPP reference fixture (Tests/IABInAppConsentTests/Fixtures/gppstrings-reference*.json): GPP strings that
 // the IAB Tech Lab reference library iabgpp-es (@iabgpp/cmpapi; 3.2.0, and 3.1.4 for the sections' first versions)
 // encoded from random models, each with what the same library decodes from it: the header's version and section
-// ids, each section's string, and every field of each US section as the GPP in-app key it becomes. The test
+// ids, each section's string, the US Privacy section's fields and every field of each US section as the GPP in-app
+// key it becomes. The test
 // ReferenceGPPAgreementTests holds our GPP reader and key mapping to those answers.
 // Run by scripts/reference-fixture; a tool only, never part of the library.
 //   node scripts/reference-fixture-gpp.cjs BUNDLE [--count N] [--seed S]   → the fixture's JSON on standard output
@@ -67,6 +68,16 @@ const makeString = (index) => {
     IABGPP_HDR_GppString: string,
   };
   ids.forEach((id, position) => { keys['IABGPP_' + id + '_String'] = sectionStrings[position]; });
+  // The US Privacy section field by field, under GPP CMP API v1.1 "In-App Details"' example key names (the version a
+  // Number, each other field its character as a String), from the library's field names.
+  if (ids.includes(6)) {
+    decoded.getFieldValue('uspv1', 'Version');
+    const usp = decoded.getSection('uspv1');
+    keys.IABGPP_USP1_Version = usp.Version;
+    keys.IABGPP_USP1_Notice = usp.Notice;
+    keys.IABGPP_USP1_OptOut = usp.OptOutSale;
+    keys.IABGPP_USP1_LSPACovered = usp.LspaCovered;
+  }
   chosen.forEach((name) => {
     // (A field read first: iabgpp-es 3.1.x decodes a section only then, and getSection alone gives its defaults.)
     decoded.getFieldValue(name, 'MspaCoveredTransaction');

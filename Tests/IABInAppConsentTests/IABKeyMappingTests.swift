@@ -236,8 +236,33 @@ import Testing
             "IABGPP_HDR_GppString": .string("DBABTA~1YN-"),
             "IABGPP_GppSID": .string("6"),
             "IABGPP_6_String": .string("1YN-"),
+            // The US Privacy section field by field (GPP CMP API v1.1 "In-App Details" example names).
+            "IABGPP_USP1_Version": .int(1),
+            "IABGPP_USP1_Notice": .string("Y"),
+            "IABGPP_USP1_OptOut": .string("N"),
+            "IABGPP_USP1_LSPACovered": .string("-"),
             "IABUSPrivacy_String": .string("1YN-"),
         ])
+    }
+
+    /// The US Privacy section's `IABGPP_USP1_*` keys follow the section: a later GPP string without it leaves none in
+    /// the store (the write removes every `IABGPP_*` key it does not produce).
+    @Test func usp1KeysFollowTheUSPrivacySection() throws {
+        let store = ConsentStore.inMemory()
+        let withUSP = try IABKeySet(mapping: ConsentStrings(gppString: "DBABzw~1YY-~BAAAAAAAAQA.QA"))
+        #expect(withUSP[.gppUSP1Version] == .int(1))
+        #expect(withUSP[.gppUSP1Notice] == .string("Y"))
+        #expect(withUSP[.gppUSP1OptOut] == .string("Y"))
+        #expect(withUSP[.gppUSP1LSPACovered] == .string("-"))
+        try store.apply(withUSP, record: nil)
+        #expect(store.iabKeys()[.gppUSP1OptOut] == .string("Y"))
+        let without = try IABKeySet(mapping: ConsentStrings(gppString: "DBABLA~BAAAAAAAAQA.QA"))
+        #expect(without.values.keys.filter { $0.rawValue.hasPrefix("IABGPP_USP1_") }.isEmpty)
+        try store.apply(without, record: nil)
+        #expect(store.iabKeys().values.keys.filter { $0.rawValue.hasPrefix("IABGPP_USP1_") }.isEmpty)
+        // The spec's types, which the store checks on every write.
+        #expect(IABKey.gppUSP1Version.expectedKind == .int)
+        #expect(IABKey.gppUSP1OptOut.expectedKind == .string)
     }
 
     @Test func applicableSectionsAreValidated() throws {

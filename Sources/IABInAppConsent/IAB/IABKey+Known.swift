@@ -86,6 +86,15 @@ extension IABKey {
         IABKey(rawValue: "IABGPP_" + String(sectionID) + "_String")
     }
 
+    /// The US Privacy section (id 6) field by field, under the key names GPP CMP API v1.1 "In-App Details" gives as
+    /// examples (`IABGPP_USP1_Version`, `IABGPP_USP1_Notice`, `IABGPP_USP1_OptOut`, `IABGPP_USP1_LSPACovered`): the
+    /// version a Number, each other field its one character (`Y`, `N` or `-`) as a String (IAB "US Privacy String"
+    /// v1.0: Notice, Opt-Out Sale, LSPA Covered Transaction).
+    static let gppUSP1Version: IABKey = "IABGPP_USP1_Version"
+    static let gppUSP1Notice: IABKey = "IABGPP_USP1_Notice"
+    static let gppUSP1OptOut: IABKey = "IABGPP_USP1_OptOut"
+    static let gppUSP1LSPACovered: IABKey = "IABGPP_USP1_LSPACovered"
+
     /// The GPP EU mirror of an `IABTCF_*` key: `IABTCF_X` → `IABGPP_TCFEU2_X` (GPP EU section, "Key Names").
     ///
     /// `IABTCF_TCString` maps to ``gppTCFEUTCString`` instead; keys outside the `IABTCF_` family return `nil`.
@@ -132,11 +141,11 @@ extension IABKey {
         var kinds: [IABKey: IABValue.Kind] = [:]
         let numbers: [IABKey] = [
             .cmpSDKID, .cmpSDKVersion, .policyVersion, .gdprApplies, .purposeOneTreatment, .useNonStandardTexts,
-            .useNonStandardStacks,
+            .useNonStandardStacks, .gppUSP1Version,
         ]
         let strings: [IABKey] = [
             .publisherCC, .tcString, .additionalConsent, .usPrivacyString, .gppVersion, .gppSections, .gppString,
-            .gppSID, .gppTCFEUTCString,
+            .gppSID, .gppTCFEUTCString, .gppUSP1Notice, .gppUSP1OptOut, .gppUSP1LSPACovered,
         ]
         for key in numbers {
             kinds[key] = .int

@@ -307,8 +307,9 @@ extension IABKeySet {
             }
         }
         // Every GPP key is new to `values`: the families differ from the TCF keys and from each other (`IABGPP_TCFEU2_*`
-        // and `IABGPP_2_TCString` mirrors, `IABGPP_HDR_*`, one `IABGPP_{id}_String` per distinct section id, the US
-        // field keys), so they are appended without a lookup — a GPP string can hold 1,000 sections.
+        // and `IABGPP_2_TCString` mirrors, `IABGPP_HDR_*`, one `IABGPP_{id}_String` per distinct section id, the
+        // `IABGPP_USP1_*` and US field keys), so they are appended without a lookup — a GPP string can hold 1,000
+        // sections.
         for (key, value) in mirror { values.appendNew(key, value) }
         values.appendNew(.gppVersion, .string(String(gpp.version)))
         values.appendNew(.gppSections, .string(joined(gpp.sectionIDs)))
@@ -316,8 +317,26 @@ extension IABKeySet {
         values.appendNew(.gppSID, .string(joined(sid)))
         for section in gpp.sections {
             values.appendNew(.gppSectionString(section.id), .string(section.string))
+            if section.id == 6 { addUSP1Keys(section.string, into: &values) }
         }
         for (key, value) in try gpp.usSectionKeys() { values.appendNew(key, value) }
+    }
+
+    /// The `IABGPP_USP1_*` keys of a US Privacy section (id 6), which ``GPPString/init(validatingForMapping:)`` has
+    /// checked to be a US Privacy string (`1` and three of `Y`, `N`, `-`): ``IABKey/gppUSP1Version`` and the three
+    /// one-character fields. The names are those of GPP CMP API v1.1 "In-App Details" (its example key names), which
+    /// CMP SDKs write (OneTrust's Android SDK: the version with `putInt`, the fields with `putString`).
+    static func addUSP1Keys(_ section: String, into values: inout IABKeySet) {
+        let characters = Array(section.utf8)
+        guard characters.count == 4, let version = Int(String(UnicodeScalar(characters[0]))) else {
+            assertionFailure("a US Privacy section that was not validated: \(section)")
+            return
+        }
+        let field = { (index: Int) in IABValue.string(String(UnicodeScalar(characters[index]))) }
+        values.appendNew(.gppUSP1Version, .int(version))
+        values.appendNew(.gppUSP1Notice, field(1))
+        values.appendNew(.gppUSP1OptOut, field(2))
+        values.appendNew(.gppUSP1LSPACovered, field(3))
     }
 
     /// `IABTCF_*` keys that have no `IABGPP_TCFEU2_*` counterpart in the GPP EU "Key Names" table.
