@@ -35,14 +35,15 @@ const makeString = (index) => {
   const chosen = usSections.filter(() => chance(0.12));
   if (chosen.length === 0) { chosen.push(pick(usSections)); }
   chosen.forEach((name) => {
-    Object.entries(defaults(name)).forEach(([field, value]) => {
+    const fields = defaults(name);
+    Object.entries(fields).forEach(([field, value]) => {
       if (fixedFields.has(field)) { return; }
       if (typeof value === 'boolean') { model.setFieldValue(name, field, chance(0.5)); }
       else if (Array.isArray(value)) { model.setFieldValue(name, field, value.map(() => integer(0, 2))); }
       else { model.setFieldValue(name, field, field === 'MspaCoveredTransaction' ? integer(1, 2) : integer(0, 2)); }
     });
     // The Global Privacy Control sub-section is optional (the model does not list its switch among the fields).
-    if ('Gpc' in defaults(name)) { model.setFieldValue(name, 'GpcSegmentIncluded', chance(0.7)); }
+    if ('Gpc' in fields) { model.setFieldValue(name, 'GpcSegmentIncluded', chance(0.7)); }
   });
   if (chance(0.3)) {
     ['Notice', 'OptOutSale', 'LspaCovered'].forEach((field) => {
